@@ -1,0 +1,65 @@
+package io.zklock.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import io.zklock.lock.LockMode;
+
+/**
+ * Runs the annotated method while holding a ZooKeeper lock.
+ *
+ * <pre class="code">
+ * &#064;DistributedLock(path = "orders", key = "#order.id", waitTime = "5s")
+ * public void ship(Order order) { … }
+ * </pre>
+ *
+ * The lock is taken before the method runs and released when it returns or throws. If it
+ * cannot be taken within {@link #waitTime()}, the method does not run and a
+ * {@link io.zklock.lock.LockAcquisitionException} names the lock path and the time waited.
+ * Inside the method, {@link LockContext#currentLock()} gives the lock and its fencing token.
+ *
+ * <p>
+ * The interceptor runs at {@code zklock.aspect-order} (default
+ * {@code Ordered.LOWEST_PRECEDENCE - 1}), outside a {@code @Transactional} advice on the
+ * same bean, so the transaction commits before the lock is released. The annotation works on
+ * Spring beans only, through their proxies: a call from the same object bypasses it. It may
+ * also be used as a meta-annotation.
+ */
+@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface DistributedLock {
+
+	/**
+	 * The lock path under the lock root, such as {@code "orders"}.
+	 * @return the lock path
+	 */
+	String path();
+
+	/**
+	 * A SpEL expression over the method's arguments (by name, {@code #p0} or {@code #a0})
+	 * whose value is appended to {@link #path()} as one more segment: {@code path = "orders",
+	 * key = "#order.id"} locks {@code orders/42}. Empty locks {@link #path()} itself. A key that
+	 * evaluates to {@code null} or a blank string fails the call.
+	 * @return the key expression
+	 */
+	String key() default "";
+
+	/**
+	 * The lock mode.
+	 * @return {@link LockMode#EXCLUSIVE} unless set
+	 */
+	LockMode mode() default LockMode.EXCLUSIVE;
+
+	/**
+	 * The longest wait for the lock, as a duration string: {@code "5s"}, {@code "250ms"},
+	 * {@code "PT1M"}, or a plain number of milliseconds. Empty uses
+	 * {@code zklock.default-wait-time}; {@code "0"} tries once.
+	 * @return the wait
+	 */
+	String waitTime() default "";
+
+}

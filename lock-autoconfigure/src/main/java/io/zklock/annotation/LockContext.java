@@ -1,0 +1,63 @@
+package io.zklock.annotation;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
+
+import io.zklock.lock.LockHandle;
+
+/**
+ * The lock that guards the current {@link DistributedLock} method call, so the method can
+ * pass its fencing token to the resource it writes:
+ *
+ * <pre class="code">
+ * &#064;DistributedLock(path = "inventory", key = "#sku")
+ * public void reserve(String sku, int qty) {
+ *     long token = LockContext.currentToken();
+ *     store.write(sku, newStock, token); // the store refuses tokens older than it has seen
+ * }
+ * </pre>
+ *
+ * Bound to the thread that runs the method, for the duration of the call; nested annotated
+ * calls stack, and the innermost lock is current.
+ */
+public final class LockContext {
+
+	private static final ThreadLocal<Deque<LockHandle>> CURRENT = ThreadLocal.withInitial(ArrayDeque::new);
+
+	private LockContext() {
+	}
+
+	/**
+	 * The lock of the innermost {@link DistributedLock} call running on this thread.
+	 * @return the lock, or empty outside an annotated call
+	 */
+	public static Optional<LockHandle> currentLock() {
+		return Optional.ofNullable(CURRENT.get().peek());
+	}
+
+	/**
+	 * The fencing token of the innermost {@link DistributedLock} call running on this thread.
+	 * @return the fencing token
+	 * @throws IllegalStateException outside an annotated call
+	 */
+	public static long currentToken() {
+		return currentLock().orElseThrow(() -> new IllegalStateException(
+				"No @DistributedLock call is running on thread '" + Thread.currentThread().getName()
+						+ "'; LockContext is only set inside a method guarded by @DistributedLock"))
+			.fencingToken();
+	}
+
+	static void push(LockHandle handle) {
+		CURRENT.get().push(handle);
+	}
+
+	static void pop() {
+		Deque<LockHandle> stack = CURRENT.get();
+		stack.poll();
+		if (stack.isEmpty()) {
+			CURRENT.remove();
+		}
+	}
+
+}

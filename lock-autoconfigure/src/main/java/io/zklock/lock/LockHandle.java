@@ -1,0 +1,78 @@
+package io.zklock.lock;
+
+import java.time.Instant;
+
+/**
+ * A lock acquired through {@link ILockByCurator}: one hold of one lock node.
+ *
+ * <p>
+ * Release it exactly once, with {@link #release()} or {@link #close()} (so it fits
+ * try-with-resources); further calls do nothing. A handle may be released from any thread,
+ * which asynchronous code needs. Reentrant acquires by the same thread on the same lock path
+ * return separate handles over the same lock node and fencing token; the node is deleted
+ * when the last of them is released.
+ *
+ * <p>
+ * Implementations are thread-safe.
+ */
+public interface LockHandle extends AutoCloseable {
+
+	/**
+	 * The lock path this handle holds.
+	 * @return the lock path relative to the lock root, without a leading {@code '/'}, for
+	 * example {@code "orders/42"}
+	 */
+	String lockPath();
+
+	/**
+	 * The full ZooKeeper path of the lock node, inside the client's namespace.
+	 * @return for example {@code "/locks/orders/42/_c_5e1…-lock-0000000007"}
+	 */
+	String nodePath();
+
+	/**
+	 * The mode of the lock node behind this handle. A read acquire by a thread that already
+	 * holds the write lock on the same path shares that write node, so it reports
+	 * {@link LockMode#WRITE}.
+	 * @return the lock node's mode
+	 */
+	LockMode mode();
+
+	/**
+	 * The fencing token: the {@code czxid} (creation transaction id) of the lock node. It is
+	 * unique and increases with every grant across the whole ensemble, so a resource that
+	 * refuses writes carrying a token smaller than one it has seen stays safe even when a
+	 * paused holder wakes up after losing its lock (Kleppmann, "How to do distributed
+	 * locking", 2016; Chubby's sequencers).
+	 * @return the fencing token, a positive ZooKeeper transaction id
+	 */
+	long fencingToken();
+
+	/**
+	 * When this process got the lock node (the first, non-reentrant acquire).
+	 * @return the instant of the grant
+	 */
+	Instant acquiredAt();
+
+	/**
+	 * Whether this handle still holds the lock: not released, and not known to be lost.
+	 * @return {@code true} while held
+	 */
+	boolean isHeld();
+
+	/**
+	 * Releases this hold. Deletes the lock node if no other reentrant hold of the same thread
+	 * remains. Never throws for ZooKeeper failures; the result says what happened.
+	 * @return what the release found and did
+	 */
+	ReleaseResult release();
+
+	/**
+	 * Same as {@link #release()}, ignoring its result.
+	 */
+	@Override
+	default void close() {
+		release();
+	}
+
+}

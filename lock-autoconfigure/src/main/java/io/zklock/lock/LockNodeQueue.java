@@ -1,0 +1,147 @@
+package io.zklock.lock;
+
+import java.util.List;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * The ZooKeeper side of one acquire: the lock recipe from the ZooKeeper documentation
+ * ("Recipes and Solutions: Locks", and its shared-lock variant), as Curator's
+ * {@code LockInternals} runs it, with the ownership check and fencing token added.
+ *
+ * <ol>
+ * <li>create one protected {@code EPHEMERAL_SEQUENTIAL} node under CONTAINER parents,
+ * keeping the create's {@link Stat} (its {@code czxid} is the fencing token);</li>
+ * <li>check the node's {@code ephemeralOwner} against the current session id;</li>
+ * <li>{@code getChildren} without a watch; if nothing blocks us, we hold the lock;</li>
+ * <li>otherwise watch only the blocking node (immediate predecessor, or for a reader the last
+ * smaller node that excludes readers) with {@code getData}, wait, and go back to 3.</li>
+ * </ol>
+ * A waiter that gives up (deadline, interrupt, error) deletes its node and removes its watch.
+ */
+final class LockNodeQueue {
+
+	private final CuratorFramework client;
+
+	private final byte[] nodeData;
+
+	LockNodeQueue(CuratorFramework client, byte[] nodeData) {
+		this.client = client;
+		this.nodeData = nodeData.clone();
+	}
+
+	/**
+	 * Queues for the lock at {@code basePath}.
+	 * @return the held node, or {@code null} if the deadline passed first (nothing is left behind)
+	 * @throws Exception on interrupt or a ZooKeeper failure (nothing is left behind)
+	 */
+	HeldNode acquire(String basePath, LockMode mode, Deadline deadline) throws Exception {
+		PredecessorWatch watch = new PredecessorWatch(this.client);
+		HeldNode ours = null;
+		boolean held = false;
+		try {
+			while (true) {
+				if (ours == null) {
+					ours = createNode(basePath, mode);
+					if (ours == null) {
+						// the session changed during the create: the node was of the old session
+						if (deadline.hasPassed()) {
+							return null;
+						}
+						continue;
+					}
+				}
+				List<LockNodeName> queue = LockNodeName.sortedLockNodes(this.client.getChildren().forPath(basePath));
+				int index = LockNodeName.indexOf(queue, ZKPaths.getNodeFromPath(ours.nodePath()));
+				if (index < 0) {
+					// our node vanished with an expired session: queue again at the back
+					ours = null;
+				}
+				else {
+					LockNodeName blocker = LockNodeName.blocker(queue, index);
+					if (blocker == null) {
+						held = true;
+						return ours;
+					}
+					long remaining = deadline.remainingNanos();
+					if (remaining <= 0) {
+						return null;
+					}
+					if (watch.watch(ZKPaths.makePath(basePath, blocker.name())) && !watch.await(remaining)) {
+						return null;
+					}
+				}
+				if (deadline.hasPassed()) {
+					return null;
+				}
+			}
+		}
+		finally {
+			watch.removeRemaining();
+			if (!held && ours != null) {
+				deleteQuietly(ours.nodePath());
+			}
+		}
+	}
+
+	/** Creates our node, or returns {@code null} if it does not belong to the current session. */
+	private HeldNode createNode(String basePath, LockMode mode) throws Exception {
+		Stat stat = new Stat();
+		String path = this.client.create()
+			.storingStatIn(stat)
+			.creatingParentContainersIfNeeded()
+			.withProtection()
+			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.forPath(ZKPaths.makePath(basePath, mode.nodeMarker()), this.nodeData);
+		if (stat.getCzxid() == 0) {
+			// protected-mode recovery adopted a node whose create reply was lost: no Stat was filled
+			Stat found = this.client.checkExists().forPath(path);
+			if (found == null) {
+				throw new KeeperException.NoNodeException(path);
+			}
+			stat = found;
+		}
+		long sessionId = this.client.getZookeeperClient().getZooKeeper().getSessionId();
+		if (stat.getEphemeralOwner() != sessionId) {
+			deleteQuietly(path);
+			return null;
+		}
+		return new HeldNode(path, stat.getCzxid(), sessionId);
+	}
+
+	/**
+	 * Deletes a lock node with Curator's guaranteed delete.
+	 * @return what happened to the node
+	 */
+	ReleaseResult delete(String nodePath) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			this.client.delete().guaranteed().forPath(nodePath);
+			return ReleaseResult.RELEASED;
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return ReleaseResult.LOST;
+		}
+		catch (Exception ex) {
+			return ReleaseResult.CLEANUP_PENDING;
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private void deleteQuietly(String nodePath) {
+		delete(nodePath);
+	}
+
+	/** A lock node this process created and holds: its full path, fencing token and session. */
+	record HeldNode(String nodePath, long fencingToken, long sessionId) {
+	}
+
+}

@@ -1,0 +1,112 @@
+package io.zklock.lock;
+
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.common.PathUtils;
+
+/**
+ * Validates lock paths and maps them to ZooKeeper paths under the lock root.
+ *
+ * <p>
+ * A lock path is a {@code '/'}-separated name relative to the lock root, for example
+ * {@code "orders/42"}; one leading {@code '/'} is tolerated. Each segment must be non-empty,
+ * must not be {@code "."} or {@code ".."}, and may only hold characters ZooKeeper accepts
+ * in node names (see {@link PathUtils#validatePath(String)}).
+ */
+public final class LockPaths {
+
+	private LockPaths() {
+	}
+
+	/**
+	 * Checks a lock root such as {@code "/locks"}.
+	 * @param rootPath the lock root, absolute, inside the client's namespace
+	 * @param namespaced whether the client has a namespace (without one, the reserved
+	 * {@code /zookeeper} subtree is refused)
+	 * @return the root path, unchanged
+	 * @throws IllegalArgumentException naming the bad value and the rule it breaks
+	 */
+	public static String validateRoot(String rootPath, boolean namespaced) {
+		if (rootPath == null || rootPath.isBlank()) {
+			throw new IllegalArgumentException(
+					"Lock root '" + rootPath + "' is invalid: it must be an absolute ZooKeeper path such as '/locks'");
+		}
+		if (!rootPath.startsWith("/")) {
+			throw new IllegalArgumentException("Lock root '" + rootPath
+					+ "' is invalid: it must start with '/', for example '/" + rootPath + "'");
+		}
+		if (rootPath.length() > 1 && rootPath.endsWith("/")) {
+			throw new IllegalArgumentException(
+					"Lock root '" + rootPath + "' is invalid: it must not end with '/'");
+		}
+		try {
+			PathUtils.validatePath(rootPath);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Lock root '" + rootPath + "' is invalid: " + ex.getMessage(), ex);
+		}
+		if (!namespaced && isReserved(rootPath)) {
+			throw new IllegalArgumentException("Lock root '" + rootPath
+					+ "' is invalid: '/zookeeper' is reserved by ZooKeeper; choose another root such as '/locks'");
+		}
+		return rootPath;
+	}
+
+	/**
+	 * Checks a lock path and returns the ZooKeeper path of its lock node's parent.
+	 * @param lockPath the lock path, for example {@code "orders/42"}
+	 * @param rootPath an already validated lock root, for example {@code "/locks"}
+	 * @param namespaced whether the client has a namespace
+	 * @return the ZooKeeper path, for example {@code "/locks/orders/42"}
+	 * @throws IllegalArgumentException naming the bad value and the rule it breaks
+	 */
+	public static String toZooKeeperPath(String lockPath, String rootPath, boolean namespaced) {
+		String relative = normalize(lockPath, rootPath);
+		String full = ZKPaths.makePath(rootPath, relative);
+		if (!namespaced && isReserved(full)) {
+			throw invalid(lockPath, rootPath, "it falls under '/zookeeper', which ZooKeeper reserves");
+		}
+		return full;
+	}
+
+	/**
+	 * Checks a lock path and returns it without a leading {@code '/'}.
+	 * @param lockPath the lock path, for example {@code "orders/42"}
+	 * @param rootPath the lock root, only used in the error message
+	 * @return the normalized lock path
+	 * @throws IllegalArgumentException naming the bad value and the rule it breaks
+	 */
+	public static String normalize(String lockPath, String rootPath) {
+		if (lockPath == null) {
+			throw invalid(null, rootPath, "it is null");
+		}
+		if (lockPath.isBlank()) {
+			throw invalid(lockPath, rootPath, "it is blank");
+		}
+		String relative = lockPath.startsWith("/") ? lockPath.substring(1) : lockPath;
+		for (String segment : relative.split("/", -1)) {
+			if (segment.isEmpty()) {
+				throw invalid(lockPath, rootPath, "empty segment");
+			}
+			if (segment.equals(".") || segment.equals("..")) {
+				throw invalid(lockPath, rootPath, "segment '" + segment + "' is not allowed");
+			}
+		}
+		try {
+			PathUtils.validatePath("/" + relative);
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid(lockPath, rootPath, ex.getMessage());
+		}
+		return relative;
+	}
+
+	private static boolean isReserved(String path) {
+		return path.equals("/zookeeper") || path.startsWith("/zookeeper/");
+	}
+
+	private static IllegalArgumentException invalid(String lockPath, String rootPath, String rule) {
+		return new IllegalArgumentException("Lock path '" + lockPath + "' is invalid: " + rule + " (lock root "
+				+ rootPath + "; use '/'-separated non-empty names such as 'orders/42')");
+	}
+
+}

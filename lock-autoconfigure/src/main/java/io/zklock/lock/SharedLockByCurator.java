@@ -1,0 +1,57 @@
+package io.zklock.lock;
+
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * The read/write lock: readers hold a lock path together, a writer alone. A reader waits
+ * only for the last WRITE node before its own, a writer only for its immediate predecessor,
+ * so one release wakes one writer or the run of readers behind it. Nodes are named like
+ * Curator's {@code InterProcessReadWriteLock} nodes, so the two interoperate on one path.
+ *
+ * <p>
+ * Its mode-less calls ({@link #acquireDistributedLock(String)},
+ * {@link #tryAcquire(String, java.time.Duration)}) take {@link LockMode#READ} (shared)
+ * locks; {@link #acquireWriteLock(String)} takes the write lock in the same thread-bound
+ * style. Thread-safe.
+ */
+public class SharedLockByCurator extends AbstractLockByCurator {
+
+	/**
+	 * Creates the read/write lock over a shared coordinator.
+	 * @param coordinator the lock engine, shared with {@link ExclusiveLockByCurator}
+	 */
+	public SharedLockByCurator(LockCoordinator coordinator) {
+		super(coordinator, LockMode.READ);
+	}
+
+	/**
+	 * Creates the read/write lock with its own coordinator, for use without Spring.
+	 * @param client a started Curator client
+	 * @param rootPath the lock root, such as {@code "/locks"}
+	 */
+	public SharedLockByCurator(CuratorFramework client, String rootPath) {
+		this(new LockCoordinator(client, rootPath));
+	}
+
+	/**
+	 * Acquires the read lock on {@code path} for the current thread, waiting as long as it
+	 * takes; same as {@link #acquireDistributedLock(String)}. Release it with
+	 * {@link #releaseDistributedLock(String)}.
+	 * @param path the lock path
+	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails
+	 */
+	public void acquireReadLock(String path) {
+		acquireThreadBound(path, LockMode.READ);
+	}
+
+	/**
+	 * Acquires the write lock on {@code path} for the current thread, waiting as long as it
+	 * takes. Release it with {@link #releaseDistributedLock(String)}.
+	 * @param path the lock path
+	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails
+	 */
+	public void acquireWriteLock(String path) {
+		acquireThreadBound(path, LockMode.WRITE);
+	}
+
+}
