@@ -1,0 +1,79 @@
+package io.zklock.annotation;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LockAcquisitionException;
+import io.zklock.lock.LockHandle;
+import io.zklock.lock.ReleaseResult;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.BridgeMethodResolver;
+
+/**
+ * Runs a {@link DistributedLock} method under its lock: resolves the lock path, acquires
+ * within the wait time, exposes the lock through {@link LockContext}, and releases it when
+ * the method returns or throws.
+ */
+final class DistributedLockInterceptor implements MethodInterceptor {
+
+	private static final Log logger = LogFactory.getLog(DistributedLockInterceptor.class);
+
+	private final LockDefinitionSource definitions;
+
+	private final LockKeyResolver keyResolver;
+
+	private final Supplier<ILockByCurator> locks;
+
+	private final Duration defaultWaitTime;
+
+	DistributedLockInterceptor(LockDefinitionSource definitions, LockKeyResolver keyResolver,
+			Supplier<ILockByCurator> locks, Duration defaultWaitTime) {
+		this.definitions = definitions;
+		this.keyResolver = keyResolver;
+		this.locks = locks;
+		this.defaultWaitTime = defaultWaitTime;
+	}
+
+	@Override
+	public Object invoke(MethodInvocation invocation) throws Throwable {
+		Object target = invocation.getThis();
+		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target)
+				: invocation.getMethod().getDeclaringClass();
+		Method method = BridgeMethodResolver
+			.findBridgedMethod(AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass));
+		Optional<LockDefinition> found = this.definitions.find(method);
+		if (found.isEmpty()) {
+			return invocation.proceed();
+		}
+		LockDefinition definition = found.get();
+		String lockPath = this.keyResolver.resolve(definition, method, invocation.getArguments(), target);
+		Duration wait = (definition.waitTime() != null) ? definition.waitTime() : this.defaultWaitTime;
+		LockHandle lock = this.locks.get()
+			.tryAcquire(lockPath, definition.mode(), wait)
+			.orElseThrow(() -> new LockAcquisitionException(lockPath, "Could not acquire the " + definition.mode()
+					+ " lock on '" + lockPath + "' within " + wait.toMillis() + " ms for "
+					+ definition.methodDescription()));
+		LockContext.push(lock);
+		try {
+			return invocation.proceed();
+		}
+		finally {
+			LockContext.pop();
+			ReleaseResult result = lock.release();
+			if (result == ReleaseResult.LOST || result == ReleaseResult.CLEANUP_PENDING) {
+				logger.warn("Releasing the " + lock.mode() + " lock on '" + lockPath + "' after "
+						+ definition.methodDescription() + ": " + result);
+			}
+		}
+	}
+
+}

@@ -1,0 +1,36 @@
+package io.zklock.autoconfigure;
+
+import io.zklock.annotation.DistributedLockAdvisor;
+import io.zklock.lock.ILockByCurator;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+
+/**
+ * The {@link io.zklock.annotation.DistributedLock} advisor. It is created while the
+ * auto-proxy creator collects advisors, before ordinary beans exist, so it binds its few
+ * settings straight from the {@link Environment} and looks the lock bean up on first use.
+ */
+@Configuration(proxyBeanMethods = false)
+class DistributedLockConfiguration {
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static DistributedLockAdvisor distributedLockAdvisor(Environment environment,
+			ObjectProvider<ILockByCurator> locks, BeanFactory beanFactory) {
+		ZkLockProperties properties = Binder.get(environment).bindOrCreate("zklock", ZkLockProperties.class);
+		DistributedLockAdvisor advisor = new DistributedLockAdvisor(locks::getObject, properties.getRootPath(),
+				properties.getDefaultWaitTime(), beanFactory);
+		advisor.setOrder(properties.getAspectOrder());
+		return advisor;
+	}
+
+}

@@ -1,0 +1,45 @@
+package io.zklock.autoconfigure;
+
+import org.apache.curator.framework.CuratorFramework;
+
+import io.zklock.lock.ExclusiveLockByCurator;
+import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.SharedLockByCurator;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Fallback;
+import org.springframework.context.annotation.Primary;
+
+/**
+ * The lock beans. {@link ExclusiveLockByCurator} is primary, so an unqualified
+ * {@link ILockByCurator} injection point gets it; it backs off when the application defines
+ * any {@link ILockByCurator} of its own (other than a {@link SharedLockByCurator}).
+ * {@link SharedLockByCurator} is a fallback candidate for unqualified injection.
+ */
+@Configuration(proxyBeanMethods = false)
+class LockBeansConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockCoordinator zkLockCoordinator(CuratorFramework curatorFramework, ZkLockProperties properties) {
+		return new LockCoordinator(curatorFramework, properties.getRootPath());
+	}
+
+	@Bean
+	@Primary
+	@ConditionalOnMissingBean(value = ILockByCurator.class, ignored = SharedLockByCurator.class)
+	ExclusiveLockByCurator exclusiveLockByCurator(LockCoordinator coordinator) {
+		return new ExclusiveLockByCurator(coordinator);
+	}
+
+	@Bean
+	@Fallback
+	@ConditionalOnMissingBean
+	SharedLockByCurator sharedLockByCurator(LockCoordinator coordinator) {
+		return new SharedLockByCurator(coordinator);
+	}
+
+}

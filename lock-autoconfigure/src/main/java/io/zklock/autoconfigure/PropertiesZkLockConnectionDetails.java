@@ -1,0 +1,25 @@
+package io.zklock.autoconfigure;
+
+/**
+ * {@link ZkLockConnectionDetails} from {@code zklock.zookeeper.connect-string}.
+ */
+final class PropertiesZkLockConnectionDetails implements ZkLockConnectionDetails {
+
+	private final ZkLockProperties.Zookeeper properties;
+
+	PropertiesZkLockConnectionDetails(ZkLockProperties.Zookeeper properties) {
+		this.properties = properties;
+	}
+
+	@Override
+	public String getConnectString() {
+		String connectString = this.properties.getConnectString();
+		if (connectString == null || connectString.isBlank()) {
+			throw new IllegalArgumentException("zklock.zookeeper.connect-string is empty: set it to the ensemble's "
+					+ "host:port pairs, such as 'zk1:2181,zk2:2181,zk3:2181', "
+					+ "or set zklock.zookeeper.embedded.enabled=true for an in-process server");
+		}
+		return connectString;
+	}
+
+}

@@ -1,0 +1,28 @@
+package io.zklock.autoconfigure;
+
+import org.apache.curator.framework.CuratorFramework;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Import;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} for zklock: a started, namespaced
+ * {@link CuratorFramework} (unless the application has one), the lock beans
+ * ({@link io.zklock.lock.ExclusiveLockByCurator}, {@link io.zklock.lock.SharedLockByCurator},
+ * and thereby an unqualified {@link io.zklock.lock.ILockByCurator}) and the
+ * {@link io.zklock.annotation.DistributedLock} interceptor.
+ *
+ * @author zklock
+ */
+@AutoConfiguration
+@ConditionalOnClass(CuratorFramework.class)
+@ConditionalOnBooleanProperty(name = "zklock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(ZkLockProperties.class)
+@Import({ CuratorClientConfiguration.class, LockBeansConfiguration.class, DistributedLockConfiguration.class })
+public final class ZkLockAutoConfiguration {
+
+}

@@ -1,0 +1,30 @@
+package io.zklock.autoconfigure;
+
+/**
+ * Thrown at start-up when zklock's Curator client could not reach the ZooKeeper ensemble
+ * within {@code zklock.zookeeper.block-until-connected}.
+ */
+public class ZooKeeperConnectionException extends RuntimeException {
+
+	private final String connectString;
+
+	/**
+	 * Creates the exception.
+	 * @param connectString the ensemble address that was tried
+	 * @param message what happened and which property to change
+	 * @param cause the underlying failure, or {@code null}
+	 */
+	public ZooKeeperConnectionException(String connectString, String message, Throwable cause) {
+		super(message, cause);
+		this.connectString = connectString;
+	}
+
+	/**
+	 * The ensemble address that could not be reached.
+	 * @return the connect string
+	 */
+	public String getConnectString() {
+		return this.connectString;
+	}
+
+}
