@@ -1,0 +1,342 @@
+package io.zklock.autoconfigure;
+
+import java.time.Duration;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.zklock.annotation.DistributedLockAdvisor;
+import io.zklock.lock.AbstractLockByCurator;
+import io.zklock.lock.ExclusiveLockByCurator;
+import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockMode;
+import io.zklock.lock.SharedLockByCurator;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link ZkLockAutoConfiguration}.
+ */
+@Timeout(60)
+class ZkLockAutoConfigurationTests {
+
+	private static TestingServer server;
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class))
+		.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString());
+
+	@BeforeAll
+	static void startServer() throws Exception {
+		server = new TestingServer(true);
+	}
+
+	@AfterAll
+	static void stopServer() throws Exception {
+		server.close();
+	}
+
+	@Test
+	void shouldCreateStartedNamespacedClientAndLockBeansByDefault() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(CuratorFramework.class)
+				.hasSingleBean(LockCoordinator.class)
+				.hasSingleBean(ExclusiveLockByCurator.class)
+				.hasSingleBean(SharedLockByCurator.class)
+				.hasSingleBean(DistributedLockAdvisor.class);
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			assertThat(client.getState()).isEqualTo(CuratorFrameworkState.STARTED);
+			assertThat(client.getNamespace()).isEqualTo("zklock");
+			assertThat(context.getBean(ILockByCurator.class)).isSameAs(context.getBean(ExclusiveLockByCurator.class));
+			assertThat(context.getBean(LockCoordinator.class).getRootPath()).isEqualTo("/locks");
+			assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
+				.isEqualTo(Ordered.LOWEST_PRECEDENCE - 1);
+			ZkLockProperties properties = context.getBean(ZkLockProperties.class);
+			assertThat(properties.getDefaultWaitTime()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(properties.getZookeeper().getSessionTimeout()).isEqualTo(Duration.ofSeconds(60));
+			assertThat(properties.getZookeeper().getEmbedded().isEnabled()).isFalse();
+		});
+	}
+
+	@Test
+	void shouldLockThroughBothBeansWithOneSharedEngine() {
+		this.contextRunner.run((context) -> {
+			ExclusiveLockByCurator exclusive = context.getBean(ExclusiveLockByCurator.class);
+			SharedLockByCurator shared = context.getBean(SharedLockByCurator.class);
+			try (LockHandle write = shared.acquire("beans/a", LockMode.WRITE)) {
+				// the same thread re-enters through the other bean: one engine, one hold
+				try (LockHandle again = exclusive.acquire("beans/a", LockMode.READ)) {
+					assertThat(again.fencingToken()).isEqualTo(write.fencingToken());
+				}
+			}
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			assertThat(client.getChildren().forPath("/locks/beans/a")).isEmpty();
+		});
+	}
+
+	@Test
+	void shouldBindEveryProperty() {
+		this.contextRunner
+			.withPropertyValues("zklock.root-path=/app/locks", "zklock.default-wait-time=7s", "zklock.aspect-order=42",
+					"zklock.zookeeper.namespace=orders-service", "zklock.zookeeper.session-timeout=20s",
+					"zklock.zookeeper.connection-timeout=3s", "zklock.zookeeper.block-until-connected=9s",
+					"zklock.zookeeper.retry.base-sleep=50ms", "zklock.zookeeper.retry.max-retries=7",
+					"zklock.zookeeper.retry.max-sleep=2s", "zklock.zookeeper.embedded.port=0")
+			.run((context) -> {
+				ZkLockProperties properties = context.getBean(ZkLockProperties.class);
+				assertThat(properties.getRootPath()).isEqualTo("/app/locks");
+				assertThat(properties.getDefaultWaitTime()).isEqualTo(Duration.ofSeconds(7));
+				assertThat(properties.getAspectOrder()).isEqualTo(42);
+				ZkLockProperties.Zookeeper zookeeper = properties.getZookeeper();
+				assertThat(zookeeper.getConnectString()).isEqualTo(server.getConnectString());
+				assertThat(zookeeper.getNamespace()).isEqualTo("orders-service");
+				assertThat(zookeeper.getSessionTimeout()).isEqualTo(Duration.ofSeconds(20));
+				assertThat(zookeeper.getConnectionTimeout()).isEqualTo(Duration.ofSeconds(3));
+				assertThat(zookeeper.getBlockUntilConnected()).isEqualTo(Duration.ofSeconds(9));
+				assertThat(zookeeper.getRetry().getBaseSleep()).isEqualTo(Duration.ofMillis(50));
+				assertThat(zookeeper.getRetry().getMaxRetries()).isEqualTo(7);
+				assertThat(zookeeper.getRetry().getMaxSleep()).isEqualTo(Duration.ofSeconds(2));
+
+				CuratorFramework client = context.getBean(CuratorFramework.class);
+				assertThat(client.getNamespace()).isEqualTo("orders-service");
+				assertThat(client.getZookeeperClient().getConnectionTimeoutMs()).isEqualTo(3000);
+				assertThat(client.getZookeeperClient().getZooKeeper().getSessionTimeout()).isEqualTo(20_000);
+				BoundedExponentialBackoffRetry retry = (BoundedExponentialBackoffRetry) client.getZookeeperClient()
+					.getRetryPolicy();
+				assertThat(retry.getBaseSleepTimeMs()).isEqualTo(50);
+				assertThat(retry.getMaxSleepTimeMs()).isEqualTo(2000);
+				assertThat(retry.getN()).isEqualTo(7);
+				assertThat(context.getBean(LockCoordinator.class).getRootPath()).isEqualTo("/app/locks");
+				assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(42);
+				try (LockHandle lock = context.getBean(ILockByCurator.class).acquire("x", LockMode.EXCLUSIVE)) {
+					assertThat(lock.nodePath()).startsWith("/app/locks/x/");
+					assertThat(client.usingNamespace(null).checkExists().forPath("/orders-service" + lock.nodePath()))
+						.isNotNull();
+				}
+			});
+	}
+
+	@Test
+	void shouldApplyCustomizersToTheBuilder() {
+		this.contextRunner.withUserConfiguration(CustomizerConfiguration.class).run((context) -> {
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			assertThat(client.getZookeeperClient().getRetryPolicy()).isInstanceOf(RetryOneTime.class);
+		});
+	}
+
+	@Test
+	void shouldBackOffWhenUserDefinesClient() {
+		this.contextRunner.withUserConfiguration(UserClientConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(CuratorFramework.class).doesNotHaveBean(CuratorSafeNotifyExecutor.class);
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			assertThat(client.getNamespace()).isEqualTo("user");
+			assertThat(context.getBean(LockCoordinator.class).getClient()).isSameAs(client);
+		});
+	}
+
+	@Test
+	void shouldBackOffWhenUserDefinesExclusiveLock() {
+		this.contextRunner.withUserConfiguration(UserExclusiveLockConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(ExclusiveLockByCurator.class).hasSingleBean(SharedLockByCurator.class);
+			assertThat(context.getBean(ILockByCurator.class))
+				.isSameAs(context.getBean(UserExclusiveLockConfiguration.class).lock);
+		});
+	}
+
+	@Test
+	void shouldBackOffWhenUserDefinesSharedLock() {
+		this.contextRunner.withUserConfiguration(UserSharedLockConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(SharedLockByCurator.class).hasSingleBean(ExclusiveLockByCurator.class);
+			assertThat(context.getBean(SharedLockByCurator.class))
+				.isSameAs(context.getBean(UserSharedLockConfiguration.class).lock);
+			assertThat(context.getBean(ILockByCurator.class)).isInstanceOf(ExclusiveLockByCurator.class);
+		});
+	}
+
+	@Test
+	void shouldBackOffUnqualifiedLockWhenUserDefinesOwnLockApi() {
+		this.contextRunner.withUserConfiguration(UserLockApiConfiguration.class).run((context) -> {
+			assertThat(context).doesNotHaveBean(ExclusiveLockByCurator.class).hasSingleBean(SharedLockByCurator.class);
+			assertThat(context.getBean(ILockByCurator.class))
+				.isSameAs(context.getBean(UserLockApiConfiguration.class).lock);
+		});
+	}
+
+	@Test
+	void shouldBackOffWhenUserDefinesCoordinatorAndAdvisor() {
+		this.contextRunner.withUserConfiguration(UserCoordinatorAndAdvisorConfiguration.class).run((context) -> {
+			assertThat(context.getBean(LockCoordinator.class).getRootPath()).isEqualTo("/user-root");
+			assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(5);
+		});
+	}
+
+	@Test
+	void runWhenDisabledShouldNotCreateAnyBean() {
+		this.contextRunner.withPropertyValues("zklock.enabled=false").run((context) -> {
+			assertThat(context).hasNotFailed()
+				.doesNotHaveBean(CuratorFramework.class)
+				.doesNotHaveBean(ILockByCurator.class)
+				.doesNotHaveBean(DistributedLockAdvisor.class)
+				.doesNotHaveBean(ZkLockProperties.class);
+		});
+	}
+
+	@Test
+	void shouldNotSupplyBeansIfCuratorIsMissing() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.apache.curator")).run((context) -> {
+			assertThat(context).hasNotFailed().doesNotHaveBean(ILockByCurator.class);
+		});
+	}
+
+	@Test
+	void shouldFailStartUpWithClearMessageWhenEnsembleIsUnreachable() {
+		this.contextRunner
+			.withPropertyValues("zklock.zookeeper.connect-string=127.0.0.1:1",
+					"zklock.zookeeper.block-until-connected=1s", "zklock.zookeeper.connection-timeout=500ms")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(ZooKeeperConnectionException.class)
+					.hasMessageContaining("'127.0.0.1:1'")
+					.hasMessageContaining("within 1000 ms")
+					.hasMessageContaining("zklock.zookeeper.connect-string")
+					.hasMessageContaining("zklock.zookeeper.block-until-connected");
+			});
+	}
+
+	@Test
+	void shouldFailStartUpWhenRootPathIsInvalid() {
+		this.contextRunner.withPropertyValues("zklock.root-path=locks").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("Lock root 'locks' is invalid")
+				.hasMessageContaining("'/locks'");
+		});
+	}
+
+	@Test
+	void shouldLeaveNoThreadBehindWhenContextCloses() {
+		this.contextRunner.run((context) -> {
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			client.runSafe(() -> {
+			}).get();
+			assertThat(threadsNamed("zklock-curator-safe-notify")).isPositive();
+		});
+		await().atMost(Duration.ofSeconds(10)).until(() -> threadsNamed("zklock-curator-safe-notify") == 0);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> threadsNamed("-EventThread") == 0 && threadsNamed("-SendThread") == 0);
+	}
+
+	private static long threadsNamed(String part) {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.isAlive() && thread.getName().contains(part))
+			.count();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomizerConfiguration {
+
+		@Bean
+		CuratorFrameworkCustomizer retryOnceCustomizer() {
+			return (builder) -> builder.retryPolicy(new RetryOneTime(10));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserClientConfiguration {
+
+		@Bean(destroyMethod = "close")
+		CuratorFramework userCuratorFramework() throws InterruptedException {
+			CuratorFramework client = CuratorFrameworkFactory.builder()
+				.connectString(server.getConnectString())
+				.namespace("user")
+				.retryPolicy(new RetryOneTime(100))
+				.build();
+			client.start();
+			client.blockUntilConnected();
+			return client;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserExclusiveLockConfiguration {
+
+		ExclusiveLockByCurator lock;
+
+		@Bean
+		ExclusiveLockByCurator userExclusiveLock(CuratorFramework client) {
+			this.lock = new ExclusiveLockByCurator(client, "/user");
+			return this.lock;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserSharedLockConfiguration {
+
+		SharedLockByCurator lock;
+
+		@Bean
+		SharedLockByCurator userSharedLock(CuratorFramework client) {
+			this.lock = new SharedLockByCurator(client, "/user");
+			return this.lock;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserLockApiConfiguration {
+
+		ILockByCurator lock;
+
+		@Bean
+		ILockByCurator userLockApi(CuratorFramework client) {
+			this.lock = new AbstractLockByCurator(new LockCoordinator(client, "/custom"), LockMode.WRITE) {
+			};
+			return this.lock;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserCoordinatorAndAdvisorConfiguration {
+
+		@Bean
+		LockCoordinator userCoordinator(CuratorFramework client) {
+			return new LockCoordinator(client, "/user-root");
+		}
+
+		@Bean
+		static DistributedLockAdvisor userAdvisor() {
+			DistributedLockAdvisor advisor = new DistributedLockAdvisor(() -> null, "/user-root", Duration.ZERO, null);
+			advisor.setOrder(5);
+			return advisor;
+		}
+
+	}
+
+
+}
