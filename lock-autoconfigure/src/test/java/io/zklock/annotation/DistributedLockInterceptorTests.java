@@ -1,0 +1,385 @@
+package io.zklock.annotation;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.zklock.autoconfigure.ZkLockAutoConfiguration;
+import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LockAcquisitionException;
+import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockMode;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link DistributedLock} applied by {@link DistributedLockAdvisor}.
+ */
+@Timeout(60)
+class DistributedLockInterceptorTests {
+
+	private static TestingServer server;
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
+		.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
+		.withUserConfiguration(ServiceConfiguration.class);
+
+	@BeforeAll
+	static void startServer() throws Exception {
+		server = new TestingServer(true);
+	}
+
+	@AfterAll
+	static void stopServer() throws Exception {
+		server.close();
+	}
+
+	@Test
+	void shouldLockPathPlusSpelKeyAndExposeLockInsideMethod() {
+		this.contextRunner.run((context) -> {
+			OrderService service = context.getBean(OrderService.class);
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			Observed observed = service.ship(new Order("42"));
+			assertThat(observed.lockPath()).isEqualTo("orders/42");
+			assertThat(observed.mode()).isEqualTo(LockMode.EXCLUSIVE);
+			assertThat(observed.fencingToken()).isPositive();
+			assertThat(observed.nodePath()).startsWith("/locks/orders/42/_c_").contains("-lock-");
+			assertThat(observed.nodeExisted()).isTrue();
+			assertThat(client.getChildren().forPath("/locks/orders/42")).isEmpty();
+			assertThat(LockContext.currentLock()).isEmpty();
+		});
+	}
+
+	@Test
+	void shouldResolveKeysByIndexBeanReferenceAndTarget() {
+		this.contextRunner.run((context) -> {
+			OrderService service = context.getBean(OrderService.class);
+			assertThat(service.byIndex("7", 1)).isEqualTo("orders/7");
+			assertThat(service.byBean()).isEqualTo("tenants/acme");
+			assertThat(service.byTarget()).isEqualTo("targets/order-service");
+		});
+	}
+
+	@Test
+	void shouldRefuseNullOrBlankKeyNamingExpressionMethodAndArguments() {
+		this.contextRunner.run((context) -> {
+			OrderService service = context.getBean(OrderService.class);
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			assertThatIllegalArgumentException().isThrownBy(() -> service.ship(new Order(null)))
+				.withMessageContaining("'#order.id'")
+				.withMessageContaining("OrderService.ship(Order)")
+				.withMessageContaining("evaluated to null")
+				.withMessageContaining("Order[id=null]");
+			assertThatIllegalArgumentException().isThrownBy(() -> service.ship(new Order("  ")))
+				.withMessageContaining("blank");
+			assertThat(client.checkExists().forPath("/locks/orders/null")).isNull();
+		});
+	}
+
+	@Test
+	void shouldThrowNamingLockPathAndWaitWhenLockIsBusy() {
+		this.contextRunner.run((context) -> {
+			OrderService service = context.getBean(OrderService.class);
+			ILockByCurator locks = context.getBean(ILockByCurator.class);
+			LockHandle holder = CompletableFuture.supplyAsync(() -> locks.acquire("orders/9", LockMode.EXCLUSIVE))
+				.get(10, TimeUnit.SECONDS);
+			try {
+				assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> service.quick("9"))
+					.withMessageContaining("'orders/9'")
+					.withMessageContaining("within 200 ms")
+					.withMessageContaining("OrderService.quick(String)")
+					.satisfies((ex) -> assertThat(ex.getLockPath()).isEqualTo("orders/9"));
+				assertThat(service.calls()).isZero();
+			}
+			finally {
+				holder.release();
+			}
+			assertThat(service.quick("9")).isEqualTo("orders/9");
+		});
+	}
+
+	@Test
+	void shouldReleaseWhenMethodThrows() {
+		this.contextRunner.run((context) -> {
+			OrderService service = context.getBean(OrderService.class);
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			assertThatExceptionOfType(IllegalStateException.class).isThrownBy(service::failing).withMessage("boom");
+			assertThat(client.getChildren().forPath("/locks/failing")).isEmpty();
+			assertThat(context.getBean(ILockByCurator.class).isHeldByCurrentThread("failing")).isFalse();
+			assertThat(LockContext.currentLock()).isEmpty();
+		});
+	}
+
+	@Test
+	void shouldShareReadLocksAndExcludeWriters() {
+		this.contextRunner.run((context) -> {
+			OrderService service = context.getBean(OrderService.class);
+			ILockByCurator locks = context.getBean(ILockByCurator.class);
+			LockHandle reader = CompletableFuture.supplyAsync(() -> locks.acquire("reports", LockMode.READ))
+				.get(10, TimeUnit.SECONDS);
+			try {
+				assertThat(service.read()).isEqualTo(LockMode.READ);
+				assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(service::write)
+					.withMessageContaining("WRITE lock on 'reports'");
+			}
+			finally {
+				reader.release();
+			}
+			assertThat(service.write()).isEqualTo(LockMode.WRITE);
+		});
+	}
+
+	@Test
+	void shouldHonourMetaAnnotation() {
+		this.contextRunner.run((context) -> {
+			OrderService service = context.getBean(OrderService.class);
+			assertThat(service.composed("5")).isEqualTo("composed/5");
+		});
+	}
+
+	@Test
+	void shouldExcludeConcurrentCallersAcrossThreads() throws Exception {
+		this.contextRunner.run((context) -> {
+			OrderService service = context.getBean(OrderService.class);
+			int threads = 4;
+			int rounds = 25;
+			CountDownLatch start = new CountDownLatch(1);
+			List<CompletableFuture<Void>> workers = java.util.stream.IntStream.range(0, threads)
+				.mapToObj((i) -> CompletableFuture.runAsync(() -> {
+					await(start);
+					for (int r = 0; r < rounds; r++) {
+						service.increment();
+					}
+				}))
+				.toList();
+			start.countDown();
+			CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+			assertThat(service.counter()).isEqualTo(threads * rounds);
+			assertThat(service.overlaps()).isZero();
+		});
+	}
+
+	@Test
+	void shouldFailStartUpForInvalidWaitTime() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
+			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
+			.withUserConfiguration(InvalidConfiguration.class)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).hasMessageContaining("InvalidService.work()")
+					.hasMessageContaining("invalid waitTime 'soon'")
+					.hasMessageContaining("'5s'");
+			});
+	}
+
+	@Test
+	void shouldFailStartUpForInvalidPath() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
+			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
+			.withUserConfiguration(InvalidPathConfiguration.class)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).hasMessageContaining("InvalidPathService.work()")
+					.hasMessageContaining("Lock path 'orders//x' is invalid: empty segment");
+			});
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	record Order(String id) {
+	}
+
+	record Observed(String lockPath, LockMode mode, long fencingToken, String nodePath, boolean nodeExisted) {
+	}
+
+	@Target(ElementType.METHOD)
+	@Retention(RetentionPolicy.RUNTIME)
+	@DistributedLock(path = "composed", key = "#id")
+	@interface ComposedLock {
+
+	}
+
+	static class Tenant {
+
+		public String getName() {
+			return "acme";
+		}
+
+	}
+
+	static class OrderService {
+
+		private final CuratorFramework client;
+
+		private int calls;
+
+		private int counter;
+
+		private volatile boolean inside;
+
+		private int overlaps;
+
+		OrderService(CuratorFramework client) {
+			this.client = client;
+		}
+
+		@DistributedLock(path = "orders", key = "#order.id")
+		public Observed ship(Order order) throws Exception {
+			LockHandle lock = LockContext.currentLock().orElseThrow();
+			return new Observed(lock.lockPath(), lock.mode(), LockContext.currentToken(), lock.nodePath(),
+					this.client.checkExists().forPath(lock.nodePath()) != null);
+		}
+
+		@DistributedLock(path = "orders", key = "#p0")
+		public String byIndex(String id, int ignored) {
+			return LockContext.currentLock().orElseThrow().lockPath();
+		}
+
+		@DistributedLock(path = "tenants", key = "@tenant.name")
+		public String byBean() {
+			return LockContext.currentLock().orElseThrow().lockPath();
+		}
+
+		@DistributedLock(path = "targets", key = "#root.target.name")
+		public String byTarget() {
+			return LockContext.currentLock().orElseThrow().lockPath();
+		}
+
+		public String getName() {
+			return "order-service";
+		}
+
+		@DistributedLock(path = "orders", key = "#id", waitTime = "200ms")
+		public String quick(String id) {
+			this.calls++;
+			return LockContext.currentLock().orElseThrow().lockPath();
+		}
+
+		int calls() {
+			return this.calls;
+		}
+
+		@DistributedLock(path = "failing")
+		public void failing() {
+			throw new IllegalStateException("boom");
+		}
+
+		@DistributedLock(path = "reports", mode = LockMode.READ, waitTime = "0")
+		public LockMode read() {
+			return LockContext.currentLock().orElseThrow().mode();
+		}
+
+		@DistributedLock(path = "reports", mode = LockMode.WRITE, waitTime = "300ms")
+		public LockMode write() {
+			return LockContext.currentLock().orElseThrow().mode();
+		}
+
+		@ComposedLock
+		public String composed(String id) {
+			return LockContext.currentLock().orElseThrow().lockPath();
+		}
+
+		@DistributedLock(path = "counter")
+		public void increment() {
+			if (this.inside) {
+				this.overlaps++;
+			}
+			this.inside = true;
+			int value = this.counter;
+			Thread.yield();
+			this.counter = value + 1;
+			this.inside = false;
+		}
+
+		int counter() {
+			return this.counter;
+		}
+
+		int overlaps() {
+			return this.overlaps;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ServiceConfiguration {
+
+		@Bean
+		OrderService orderService(CuratorFramework client) {
+			return new OrderService(client);
+		}
+
+		@Bean
+		Tenant tenant() {
+			return new Tenant();
+		}
+
+	}
+
+	static class InvalidService {
+
+		@DistributedLock(path = "x", waitTime = "soon")
+		public void work() {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class InvalidConfiguration {
+
+		@Bean
+		InvalidService invalidService() {
+			return new InvalidService();
+		}
+
+	}
+
+	static class InvalidPathService {
+
+		@DistributedLock(path = "orders//x")
+		public void work() {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class InvalidPathConfiguration {
+
+		@Bean
+		InvalidPathService invalidPathService() {
+			return new InvalidPathService();
+		}
+
+	}
+
+}
