@@ -58,7 +58,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		String lockPath = this.keyResolver.resolve(definition, method, invocation.getArguments(), target);
 		Duration wait = (definition.waitTime() != null) ? definition.waitTime() : this.defaultWaitTime;
 		LockHandle lock = this.locks.get()
-			.tryAcquire(lockPath, definition.mode(), wait)
+			.tryAcquire(lockPath, definition.mode(), wait, definition.path())
 			.orElseThrow(() -> new LockAcquisitionException(lockPath, "Could not acquire the " + definition.mode()
 					+ " lock on '" + lockPath + "' within " + wait.toMillis() + " ms for "
 					+ definition.methodDescription()));

@@ -5,8 +5,10 @@ import org.apache.curator.framework.CuratorFramework;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.LockListener;
 import io.zklock.lock.SharedLockByCurator;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -24,8 +26,11 @@ class LockBeansConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockCoordinator zkLockCoordinator(CuratorFramework curatorFramework, ZkLockProperties properties) {
-		return new LockCoordinator(curatorFramework, properties.getRootPath());
+	LockCoordinator zkLockCoordinator(CuratorFramework curatorFramework, ZkLockProperties properties,
+			ObjectProvider<LockListener> listeners) {
+		LockCoordinator coordinator = new LockCoordinator(curatorFramework, properties.getRootPath());
+		listeners.orderedStream().forEach(coordinator::addListener);
+		return coordinator;
 	}
 
 	@Bean

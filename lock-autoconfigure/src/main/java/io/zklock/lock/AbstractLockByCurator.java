@@ -67,11 +67,16 @@ public abstract class AbstractLockByCurator implements ILockByCurator {
 
 	@Override
 	public Optional<LockHandle> tryAcquire(String path, LockMode mode, Duration wait) {
+		return tryAcquire(path, mode, wait, null);
+	}
+
+	@Override
+	public Optional<LockHandle> tryAcquire(String path, LockMode mode, Duration wait, String lockName) {
 		if (wait == null) {
 			throw new IllegalArgumentException("Wait for lock path '" + path
 					+ "' must not be null; use Duration.ZERO to try once or acquire(path, mode) to wait without limit");
 		}
-		return this.coordinator.tryAcquire(path, mode, wait);
+		return this.coordinator.tryAcquire(path, mode, wait, lockName);
 	}
 
 	@Override

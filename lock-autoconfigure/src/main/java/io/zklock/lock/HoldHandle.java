@@ -23,6 +23,11 @@ final class HoldHandle implements LockHandle {
 	}
 
 	@Override
+	public String lockName() {
+		return this.hold.lockName();
+	}
+
+	@Override
 	public String nodePath() {
 		return this.hold.node().nodePath();
 	}

@@ -86,6 +86,20 @@ public interface ILockByCurator {
 	Optional<LockHandle> tryAcquire(String path, LockMode mode, Duration wait);
 
 	/**
+	 * Acquires a lock under a declared lock name, waiting at most {@code wait}. The name
+	 * labels metrics and events instead of the lock path, so that locks on many keys
+	 * ({@code "orders/1"}, {@code "orders/2"}, …) share one label ({@code "orders"}).
+	 * @param path the lock path, such as {@code "orders/42"}
+	 * @param mode the lock mode
+	 * @param wait the longest wait; {@link Duration#ZERO} tries once
+	 * @param lockName a label of bounded cardinality; {@code null} uses the first segment of
+	 * the lock path
+	 * @return the handle, or empty if the wait ran out (no lock node is left behind)
+	 * @see #tryAcquire(String, LockMode, Duration)
+	 */
+	Optional<LockHandle> tryAcquire(String path, LockMode mode, Duration wait, String lockName);
+
+	/**
 	 * Acquires a lock in {@link #defaultMode()}, waiting at most {@code wait}.
 	 * @param path the lock path
 	 * @param wait the longest wait; {@link Duration#ZERO} tries once

@@ -1,13 +1,24 @@
 package io.zklock.lock;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 
 /**
  * The lock engine behind {@link ExclusiveLockByCurator} and {@link SharedLockByCurator}:
@@ -20,6 +31,8 @@ import org.apache.curator.framework.CuratorFramework;
  */
 public final class LockCoordinator {
 
+	private static final Log logger = LogFactory.getLog(LockCoordinator.class);
+
 	private final CuratorFramework client;
 
 	private final String rootPath;
@@ -31,6 +44,8 @@ public final class LockCoordinator {
 	private final ConcurrentMap<HoldKey, LockHold> holds = new ConcurrentHashMap<>();
 
 	private final ConcurrentMap<HoldKey, Deque<LockHandle>> threadBoundHandles = new ConcurrentHashMap<>();
+
+	private final List<LockListener> listeners = new CopyOnWriteArrayList<>();
 
 	/**
 	 * Creates a coordinator whose lock nodes carry no data.
@@ -94,6 +109,25 @@ public final class LockCoordinator {
 	 * if ZooKeeper fails
 	 */
 	public Optional<LockHandle> tryAcquire(String lockPath, LockMode mode, Duration wait) {
+		return tryAcquire(lockPath, mode, wait, null);
+	}
+
+	/**
+	 * Acquires a lock, waiting at most {@code wait}, under a declared lock name.
+	 * @param lockPath the lock path, such as {@code "orders/42"}
+	 * @param mode the lock mode
+	 * @param wait how long to wait; {@link Duration#ZERO} tries once; {@code null} waits
+	 * without limit
+	 * @param lockName the lock's name for metrics and logs, a label of bounded cardinality
+	 * such as {@code "orders"}; {@code null} uses the first segment of the lock path
+	 * @return the handle, or empty if the wait ran out (no lock node is then left behind)
+	 * @throws IllegalArgumentException if the lock path or the wait is invalid
+	 * @throws IllegalStateException if the current thread holds a read lock on the path and
+	 * asks for a write or exclusive lock
+	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again) or
+	 * if ZooKeeper fails
+	 */
+	public Optional<LockHandle> tryAcquire(String lockPath, LockMode mode, Duration wait, String lockName) {
 		if (mode == null) {
 			throw new IllegalArgumentException("Lock mode must not be null for lock path '" + lockPath
 					+ "'; use EXCLUSIVE, READ or WRITE");
@@ -117,25 +151,95 @@ public final class LockCoordinator {
 				return Optional.of(new HoldHandle(this, existing));
 			}
 		}
+		String name = (lockName != null && !lockName.isBlank()) ? lockName : firstSegment(relative);
+		long start = System.nanoTime();
 		LockNodeQueue.HeldNode node;
 		try {
 			node = this.queue.acquire(basePath, mode, (wait != null) ? Deadline.after(wait) : Deadline.never());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new LockAcquisitionException(relative,
+			LockAcquisitionException failure = new LockAcquisitionException(relative,
 					"Interrupted while waiting for the " + mode + " lock on '" + relative + "'", ex);
+			publish(LockEvent.Type.FAILED, relative, name, mode, 0, since(start), null, failure);
+			throw failure;
 		}
 		catch (Exception ex) {
-			throw new LockAcquisitionException(relative, "Could not acquire the " + mode + " lock on '" + relative
-					+ "' (ZooKeeper path " + basePath + "): " + ex, ex);
+			LockAcquisitionException failure = new LockAcquisitionException(relative, "Could not acquire the " + mode
+					+ " lock on '" + relative + "' (ZooKeeper path " + basePath + "): " + ex, ex);
+			publish(LockEvent.Type.FAILED, relative, name, mode, 0, since(start), null, failure);
+			throw failure;
 		}
 		if (node == null) {
+			publish(LockEvent.Type.TIMED_OUT, relative, name, mode, 0, since(start), null, null);
 			return Optional.empty();
 		}
-		LockHold hold = new LockHold(relative, mode, node, key.thread());
+		LockHold hold = new LockHold(relative, name, mode, node, key.thread());
 		this.holds.put(key, hold);
+		publish(LockEvent.Type.ACQUIRED, relative, name, mode, node.fencingToken(), since(start), null, null);
 		return Optional.of(new HoldHandle(this, hold));
+	}
+
+	/**
+	 * Registers a listener for the events of all locks of this coordinator.
+	 * @param listener the listener
+	 */
+	public void addListener(LockListener listener) {
+		if (listener == null) {
+			throw new IllegalArgumentException("'listener' must not be null");
+		}
+		this.listeners.add(listener);
+	}
+
+	/**
+	 * The lock nodes this process holds now, oldest first.
+	 * @return a snapshot, one entry per lock node (reentrant holds are counted in it)
+	 */
+	public List<HeldLock> getHeldLocks() {
+		List<HeldLock> held = new ArrayList<>();
+		for (LockHold hold : this.holds.values()) {
+			if (!hold.isReleased()) {
+				held.add(hold.snapshot());
+			}
+		}
+		held.sort(Comparator.comparing(HeldLock::acquiredAt));
+		return held;
+	}
+
+	/**
+	 * Reads the queue of a lock path from ZooKeeper: holders first, then waiters, in the
+	 * order they will be served, of every process.
+	 * @param lockPath the lock path, such as {@code "orders/42"}
+	 * @return the lock nodes, empty if nobody holds or waits
+	 * @throws IllegalArgumentException if the lock path is invalid
+	 * @throws Exception if ZooKeeper fails
+	 */
+	public List<QueuedNode> inspectQueue(String lockPath) throws Exception {
+		String basePath = LockPaths.toZooKeeperPath(lockPath, this.rootPath, this.namespaced);
+		List<String> children;
+		try {
+			children = this.client.getChildren().forPath(basePath);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
+		}
+		List<LockNodeName> queue = LockNodeName.sortedLockNodes(children);
+		List<QueuedNode> nodes = new ArrayList<>(queue.size());
+		for (int i = 0; i < queue.size(); i++) {
+			LockNodeName name = queue.get(i);
+			Stat stat = new Stat();
+			byte[] data;
+			try {
+				data = this.client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(basePath, name.name()));
+			}
+			catch (KeeperException.NoNodeException ex) {
+				continue;
+			}
+			nodes.add(new QueuedNode(name.name(), name.mode(), LockNodeName.blocker(queue, i) == null,
+					stat.getCzxid(), Instant.ofEpochMilli(stat.getCtime()), stat.getEphemeralOwner(),
+					(data != null) ? new String(data, StandardCharsets.UTF_8) : ""));
+		}
+		return nodes;
 	}
 
 	/**
@@ -179,7 +283,35 @@ public final class LockCoordinator {
 			return ReleaseResult.STILL_HELD;
 		}
 		this.holds.remove(new HoldKey(hold.owner(), hold.lockPath()), hold);
-		return this.queue.delete(hold.node().nodePath());
+		ReleaseResult result = this.queue.delete(hold.node().nodePath());
+		publish(LockEvent.Type.RELEASED, hold.lockPath(), hold.lockName(), hold.mode(), hold.node().fencingToken(),
+				hold.heldFor(), result, null);
+		return result;
+	}
+
+	private void publish(LockEvent.Type type, String lockPath, String lockName, LockMode mode, long token,
+			Duration duration, ReleaseResult result, Throwable error) {
+		if (this.listeners.isEmpty()) {
+			return;
+		}
+		LockEvent event = new LockEvent(type, lockPath, lockName, mode, token, duration, result, error);
+		for (LockListener listener : this.listeners) {
+			try {
+				listener.onEvent(event);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Lock listener " + listener + " failed on " + type + " of '" + lockPath + "'", ex);
+			}
+		}
+	}
+
+	private static Duration since(long startNanos) {
+		return Duration.ofNanos(System.nanoTime() - startNanos);
+	}
+
+	private static String firstSegment(String relativePath) {
+		int slash = relativePath.indexOf('/');
+		return (slash < 0) ? relativePath : relativePath.substring(0, slash);
 	}
 
 	private record HoldKey(Thread thread, String lockPath) {

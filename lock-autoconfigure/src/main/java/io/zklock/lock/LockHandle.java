@@ -25,6 +25,13 @@ public interface LockHandle extends AutoCloseable {
 	String lockPath();
 
 	/**
+	 * The lock's name for metrics and logs: a label of bounded cardinality.
+	 * @return the annotation's path or the name the caller declared, else the first segment
+	 * of the lock path, for example {@code "orders"}
+	 */
+	String lockName();
+
+	/**
 	 * The full ZooKeeper path of the lock node, inside the client's namespace.
 	 * @return for example {@code "/locks/orders/42/_c_5e1…-lock-0000000007"}
 	 */

@@ -10,6 +10,8 @@ final class LockHold {
 
 	private final String lockPath;
 
+	private final String lockName;
+
 	private final LockMode mode;
 
 	private final LockNodeQueue.HeldNode node;
@@ -22,8 +24,11 @@ final class LockHold {
 
 	private boolean released;
 
-	LockHold(String lockPath, LockMode mode, LockNodeQueue.HeldNode node, Thread owner) {
+	private final long acquiredNanos = System.nanoTime();
+
+	LockHold(String lockPath, String lockName, LockMode mode, LockNodeQueue.HeldNode node, Thread owner) {
 		this.lockPath = lockPath;
+		this.lockName = lockName;
 		this.mode = mode;
 		this.node = node;
 		this.owner = owner;
@@ -31,6 +36,20 @@ final class LockHold {
 
 	String lockPath() {
 		return this.lockPath;
+	}
+
+	String lockName() {
+		return this.lockName;
+	}
+
+	/** Time since the grant, on {@link System#nanoTime()}. */
+	java.time.Duration heldFor() {
+		return java.time.Duration.ofNanos(System.nanoTime() - this.acquiredNanos);
+	}
+
+	synchronized HeldLock snapshot() {
+		return new HeldLock(this.lockPath, this.lockName, this.mode, this.node.fencingToken(), this.node.nodePath(),
+				this.acquiredAt, this.owner.getName(), this.holdCount);
 	}
 
 	LockMode mode() {

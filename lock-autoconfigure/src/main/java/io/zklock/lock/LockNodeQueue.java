@@ -1,6 +1,8 @@
 package io.zklock.lock;
 
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
@@ -29,6 +31,9 @@ final class LockNodeQueue {
 
 	private final byte[] nodeData;
 
+	/** Pending predecessor watches of this queue's waiters, by path; see {@link PredecessorWatch}. */
+	private final ConcurrentMap<String, Integer> watchersByPath = new ConcurrentHashMap<>();
+
 	LockNodeQueue(CuratorFramework client, byte[] nodeData) {
 		this.client = client;
 		this.nodeData = nodeData.clone();
@@ -40,7 +45,7 @@ final class LockNodeQueue {
 	 * @throws Exception on interrupt or a ZooKeeper failure (nothing is left behind)
 	 */
 	HeldNode acquire(String basePath, LockMode mode, Deadline deadline) throws Exception {
-		PredecessorWatch watch = new PredecessorWatch(this.client);
+		PredecessorWatch watch = new PredecessorWatch(this.client, this.watchersByPath);
 		HeldNode ours = null;
 		boolean held = false;
 		try {

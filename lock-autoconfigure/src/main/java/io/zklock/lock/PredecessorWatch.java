@@ -2,6 +2,7 @@ package io.zklock.lock;
 
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -14,17 +15,32 @@ import org.apache.zookeeper.Watcher;
  * acquire, so re-watching after a connection event does not stack watchers, and
  * {@link #removeRemaining()} takes off whatever is still registered on the server when the
  * waiter gives up.
+ *
+ * <p>
+ * The server keeps one data watch per session and path, however many watcher objects the
+ * client registered on it. Removing one watcher object only drops it locally (ZooKeeper sends
+ * {@code checkWatches}); only removing all watchers of the path ({@code removeWatches}) takes
+ * the watch off the server. So the waiters of one queue count who watches which path, and the
+ * last one to give up on a path removes all its watches.
  */
 final class PredecessorWatch implements Watcher {
 
 	private final CuratorFramework client;
 
+	private final ConcurrentMap<String, Integer> watchersByPath;
+
 	private final Set<String> pendingPaths = new HashSet<>();
 
 	private boolean signalled;
 
-	PredecessorWatch(CuratorFramework client) {
+	/**
+	 * @param client the client the watch is set with
+	 * @param watchersByPath how many pending watches of this client each path has, shared by
+	 * all waiters of one {@link LockNodeQueue}
+	 */
+	PredecessorWatch(CuratorFramework client, ConcurrentMap<String, Integer> watchersByPath) {
 		this.client = client;
+		this.watchersByPath = watchersByPath;
 	}
 
 	/**
@@ -39,7 +55,9 @@ final class PredecessorWatch implements Watcher {
 			return false;
 		}
 		synchronized (this) {
-			this.pendingPaths.add(path);
+			if (this.pendingPaths.add(path)) {
+				this.watchersByPath.merge(path, 1, Integer::sum);
+			}
 		}
 		return true;
 	}
@@ -47,8 +65,9 @@ final class PredecessorWatch implements Watcher {
 	@Override
 	public void process(WatchedEvent event) {
 		synchronized (this) {
-			if (event.getType() != Event.EventType.None && event.getPath() != null) {
-				this.pendingPaths.remove(event.getPath());
+			if (event.getType() != Event.EventType.None && event.getPath() != null
+					&& this.pendingPaths.remove(event.getPath())) {
+				forget(event.getPath());
 			}
 			this.signalled = true;
 			notifyAll();
@@ -86,13 +105,25 @@ final class PredecessorWatch implements Watcher {
 		}
 		for (String path : paths) {
 			try {
-				this.client.watchers().remove(this).ofType(WatcherType.Data).quietly().forPath(path);
+				if (forget(path)) {
+					// last watcher of this queue on the path: take the watch off the server
+					this.client.watchers().removeAll().ofType(WatcherType.Data).quietly().forPath(path);
+				}
+				else {
+					// others still wait on the path: drop only ours, locally
+					this.client.watchers().remove(this).ofType(WatcherType.Data).quietly().forPath(path);
+				}
 			}
 			catch (Exception ex) {
 				// the connection is gone: the server drops the watch with the session, and
 				// Curator removes it locally once it fires
 			}
 		}
+	}
+
+	/** Counts one pending watch on {@code path} less; {@code true} if it was the last. */
+	private boolean forget(String path) {
+		return this.watchersByPath.computeIfPresent(path, (p, count) -> (count > 1) ? count - 1 : null) == null;
 	}
 
 }

@@ -1,0 +1,20 @@
+package io.zklock.lock;
+
+import java.time.Instant;
+
+/**
+ * A snapshot of one lock node this process holds.
+ *
+ * @param lockPath the lock path, such as {@code "orders/42"}
+ * @param lockName the lock's name for metrics, such as {@code "orders"}
+ * @param mode the lock node's mode
+ * @param fencingToken the lock node's fencing token ({@code czxid})
+ * @param nodePath the lock node's full ZooKeeper path inside the namespace
+ * @param acquiredAt when the lock node was granted
+ * @param holderThread the name of the thread that acquired it
+ * @param holdCount how many reentrant holds are open on it
+ */
+public record HeldLock(String lockPath, String lockName, LockMode mode, long fencingToken, String nodePath,
+		Instant acquiredAt, String holderThread, int holdCount) {
+
+}
