@@ -1,7 +1,11 @@
 package io.zklock.lock;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Optional;
+import java.util.concurrent.locks.Lock;
+
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**
  * Base of the two {@link ILockByCurator} beans: everything but the default mode is delegated
@@ -93,6 +97,28 @@ public abstract class AbstractLockByCurator implements ILockByCurator {
 		try (LockHandle handle = lock.get()) {
 			return callback.doWithLock(handle);
 		}
+	}
+
+	@Override
+	public Optional<LockGroup> tryAcquireAll(Collection<String> paths, LockMode mode, Duration wait) {
+		if (wait == null) {
+			throw new IllegalArgumentException("Wait for lock paths " + paths + " must not be null; use Duration.ZERO "
+					+ "to try once");
+		}
+		return this.coordinator.tryAcquireAll(paths, mode, wait);
+	}
+
+	@Override
+	public Lock asLock(String path) {
+		return new ZooKeeperLock(this.coordinator, path, LockMode.EXCLUSIVE);
+	}
+
+	@Override
+	public InterProcessLock asInterProcessLock(String path, LockMode mode) {
+		if (mode == null) {
+			throw new IllegalArgumentException("Lock mode must not be null for lock path '" + path + "'");
+		}
+		return new InterProcessLockAdapter(this.coordinator, path, mode);
 	}
 
 	@Override

@@ -49,7 +49,24 @@ final class HoldHandle implements LockHandle {
 
 	@Override
 	public boolean isHeld() {
-		return !this.released.get() && !this.hold.isReleased();
+		return state() == LockState.HELD;
+	}
+
+	@Override
+	public LockState state() {
+		return this.released.get() ? LockState.RELEASED : this.hold.state();
+	}
+
+	@Override
+	public Runnable onLost(java.util.function.Consumer<LockHandle> listener) {
+		if (listener == null) {
+			throw new IllegalArgumentException("'listener' must not be null");
+		}
+		Runnable callback = () -> listener.accept(this);
+		if (!this.hold.addLossCallback(callback) && !this.released.get()) {
+			callback.run();
+		}
+		return () -> this.hold.removeLossCallback(callback);
 	}
 
 	@Override
@@ -63,7 +80,7 @@ final class HoldHandle implements LockHandle {
 	@Override
 	public String toString() {
 		return "LockHandle[" + this.hold.mode() + " '" + this.hold.lockPath() + "', fencing token "
-				+ this.hold.node().fencingToken() + (isHeld() ? ", held]" : ", released]");
+				+ this.hold.node().fencingToken() + ", " + state() + "]";
 	}
 
 }

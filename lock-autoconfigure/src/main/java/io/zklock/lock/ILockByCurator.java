@@ -1,7 +1,11 @@
 package io.zklock.lock;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Optional;
+import java.util.concurrent.locks.Lock;
+
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**
  * Distributed locks on ZooKeeper, the injectable API of zklock.
@@ -126,6 +130,40 @@ public interface ILockByCurator {
 	 */
 	<T, E extends Throwable> T executeLocked(String path, LockMode mode, Duration wait, LockCallback<T, E> callback)
 			throws E;
+
+	/**
+	 * Acquires locks on several lock paths, all or nothing, under one overall deadline, in
+	 * one canonical order (sorted lock paths), so that callers naming the same paths in
+	 * different orders cannot deadlock.
+	 * @param paths the lock paths; duplicates count once
+	 * @param mode the mode of every lock
+	 * @param wait the longest wait for all of them together; {@link Duration#ZERO} tries once
+	 * @return the held group, or empty if the wait ran out (nothing is left held)
+	 * @throws IllegalArgumentException if a lock path is invalid, the collection empty or the
+	 * wait negative
+	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails
+	 */
+	Optional<LockGroup> tryAcquireAll(Collection<String> paths, LockMode mode, Duration wait);
+
+	/**
+	 * The lock on {@code path} as a {@link Lock}: fair (FIFO by lock-node order) and
+	 * reentrant, in {@link LockMode#EXCLUSIVE} mode. {@code unlock()} must run on the locking
+	 * thread; {@code newCondition()} throws {@link UnsupportedOperationException}.
+	 * @param path the lock path
+	 * @return a lock view; cheap, create as many as you like
+	 * @throws IllegalArgumentException if the lock path is invalid
+	 */
+	Lock asLock(String path);
+
+	/**
+	 * The lock on {@code path} as a Curator {@link InterProcessLock}, for use in Curator's
+	 * {@code InterProcessMultiLock}; thread-bound like Curator's own locks.
+	 * @param path the lock path
+	 * @param mode the lock mode
+	 * @return a lock view
+	 * @throws IllegalArgumentException if the lock path is invalid
+	 */
+	InterProcessLock asInterProcessLock(String path, LockMode mode);
 
 	/**
 	 * Whether the current thread holds a lock on the path, in any mode.

@@ -5,10 +5,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,6 +19,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
@@ -29,7 +34,7 @@ import org.apache.zookeeper.data.Stat;
  * <p>
  * Thread-safe.
  */
-public final class LockCoordinator {
+public final class LockCoordinator implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(LockCoordinator.class);
 
@@ -46,6 +51,8 @@ public final class LockCoordinator {
 	private final ConcurrentMap<HoldKey, Deque<LockHandle>> threadBoundHandles = new ConcurrentHashMap<>();
 
 	private final List<LockListener> listeners = new CopyOnWriteArrayList<>();
+
+	private final ConnectionStateListener connectionStateListener = this::connectionStateChanged;
 
 	/**
 	 * Creates a coordinator whose lock nodes carry no data.
@@ -77,6 +84,16 @@ public final class LockCoordinator {
 		this.namespaced = namespace != null && !namespace.isEmpty();
 		this.rootPath = LockPaths.validateRoot(rootPath, this.namespaced);
 		this.queue = new LockNodeQueue(client, nodeData);
+		client.getConnectionStateListenable().addListener(this.connectionStateListener);
+	}
+
+	/**
+	 * Stops following the client's connection state. Held locks stay as they are; release
+	 * them before closing the client.
+	 */
+	@Override
+	public void close() {
+		this.client.getConnectionStateListenable().removeListener(this.connectionStateListener);
 	}
 
 	/**
@@ -181,6 +198,53 @@ public final class LockCoordinator {
 	}
 
 	/**
+	 * Acquires locks on several lock paths, all or nothing, under one deadline. The paths are
+	 * acquired in one canonical order (sorted), so callers naming the same paths in different
+	 * orders cannot deadlock each other.
+	 * @param lockPaths the lock paths; duplicates count once
+	 * @param mode the mode of every lock
+	 * @param wait the longest wait for all of them together; {@code null} waits without limit
+	 * @return the group, or empty if the wait ran out (locks taken so far are released)
+	 * @throws IllegalArgumentException if a lock path is invalid or the collection empty
+	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails (locks taken so
+	 * far are released)
+	 */
+	public Optional<LockGroup> tryAcquireAll(Collection<String> lockPaths, LockMode mode, Duration wait) {
+		if (lockPaths == null || lockPaths.isEmpty()) {
+			throw new IllegalArgumentException("Lock paths " + lockPaths + " must name at least one lock path");
+		}
+		if (wait != null && wait.isNegative()) {
+			throw new IllegalArgumentException(
+					"Wait " + wait + " for lock paths " + lockPaths + " is negative; use Duration.ZERO to try once");
+		}
+		SortedSet<String> ordered = new TreeSet<>();
+		for (String lockPath : lockPaths) {
+			ordered.add(LockPaths.normalize(lockPath, this.rootPath));
+		}
+		Deadline deadline = (wait != null) ? Deadline.after(wait) : Deadline.never();
+		List<LockHandle> acquired = new ArrayList<>(ordered.size());
+		boolean complete = false;
+		try {
+			for (String lockPath : ordered) {
+				Duration remaining = deadline.isInfinite() ? null
+						: Duration.ofNanos(Math.max(0, deadline.remainingNanos()));
+				Optional<LockHandle> lock = tryAcquire(lockPath, mode, remaining);
+				if (lock.isEmpty()) {
+					return Optional.empty();
+				}
+				acquired.add(lock.get());
+			}
+			complete = true;
+			return Optional.of(new LockGroup(acquired));
+		}
+		finally {
+			if (!complete) {
+				new LockGroup(acquired).release();
+			}
+		}
+	}
+
+	/**
 	 * Registers a listener for the events of all locks of this coordinator.
 	 * @param listener the listener
 	 */
@@ -279,14 +343,92 @@ public final class LockCoordinator {
 	}
 
 	ReleaseResult release(LockHold hold) {
+		boolean lost = hold.state() == LockState.LOST;
 		if (!hold.exit()) {
 			return ReleaseResult.STILL_HELD;
 		}
 		this.holds.remove(new HoldKey(hold.owner(), hold.lockPath()), hold);
 		ReleaseResult result = this.queue.delete(hold.node().nodePath());
+		if (lost && result == ReleaseResult.RELEASED) {
+			// the node outlived the loss (say, ownership could not be confirmed): still a lost lock
+			result = ReleaseResult.LOST;
+		}
 		publish(LockEvent.Type.RELEASED, hold.lockPath(), hold.lockName(), hold.mode(), hold.node().fencingToken(),
 				hold.heldFor(), result, null);
 		return result;
+	}
+
+	private void connectionStateChanged(CuratorFramework client, ConnectionState state) {
+		if (state == ConnectionState.LOST) {
+			this.holds.values().forEach((hold) -> degrade(hold, LockState.LOST));
+		}
+		else if (client.getConnectionStateErrorPolicy().isErrorState(state)) {
+			this.holds.values().forEach((hold) -> degrade(hold, LockState.IN_DOUBT));
+		}
+		else if (state.isConnected() && !this.holds.isEmpty()) {
+			List<LockHold> toConfirm = new ArrayList<>(this.holds.values());
+			client.runSafe(() -> toConfirm.forEach(this::confirmOwnership));
+		}
+	}
+
+	/**
+	 * After a reconnect: a hold in doubt is held again only if the session is unchanged and
+	 * a quorum operation (a multi with a check of the lock node, which the leader orders
+	 * after every earlier write) finds the node, owned by the session. A hold of an older
+	 * session is lost.
+	 */
+	private void confirmOwnership(LockHold hold) {
+		LockState state = hold.state();
+		if (state == LockState.LOST || state == LockState.RELEASED) {
+			return;
+		}
+		String nodePath = hold.node().nodePath();
+		try {
+			long sessionId = this.client.getZookeeperClient().getZooKeeper().getSessionId();
+			if (sessionId != hold.node().sessionId()) {
+				degrade(hold, LockState.LOST);
+				return;
+			}
+			if (state != LockState.IN_DOUBT) {
+				return;
+			}
+			this.client.transaction().forOperations(this.client.transactionOp().check().forPath(nodePath));
+			Stat stat = this.client.checkExists().forPath(nodePath);
+			if (stat != null && stat.getEphemeralOwner() == sessionId) {
+				hold.confirm();
+			}
+			else {
+				degrade(hold, LockState.LOST);
+			}
+		}
+		catch (KeeperException.NoNodeException | KeeperException.SessionExpiredException ex) {
+			degrade(hold, LockState.LOST);
+		}
+		catch (Exception ex) {
+			// still disconnected: the hold stays in doubt until the next reconnect or LOST
+			logger.debug("Could not confirm the lock on '" + hold.lockPath() + "' yet", ex);
+		}
+	}
+
+	private void degrade(LockHold hold, LockState next) {
+		List<Runnable> callbacks = hold.degrade(next);
+		if (callbacks == null) {
+			return;
+		}
+		for (Runnable callback : callbacks) {
+			try {
+				callback.run();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Lock-loss listener of '" + hold.lockPath() + "' failed", ex);
+			}
+		}
+		if (next == LockState.LOST) {
+			logger.warn("Lost the " + hold.mode() + " lock on '" + hold.lockPath() + "' (fencing token "
+					+ hold.node().fencingToken() + ")");
+			publish(LockEvent.Type.LOST, hold.lockPath(), hold.lockName(), hold.mode(), hold.node().fencingToken(),
+					hold.heldFor(), null, null);
+		}
 	}
 
 	private void publish(LockEvent.Type type, String lockPath, String lockName, LockMode mode, long token,

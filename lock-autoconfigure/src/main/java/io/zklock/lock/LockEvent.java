@@ -38,7 +38,7 @@ public record LockEvent(Type type, String lockPath, String lockName, LockMode mo
 		/** The last hold of a lock node was released. */
 		RELEASED,
 
-		/** A held lock was lost, or put in doubt, before its release. */
+		/** A held lock was lost (its session expired, or ownership could not be confirmed) before its release. */
 		LOST
 
 	}

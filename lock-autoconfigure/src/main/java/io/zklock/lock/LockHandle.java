@@ -62,10 +62,27 @@ public interface LockHandle extends AutoCloseable {
 	Instant acquiredAt();
 
 	/**
-	 * Whether this handle still holds the lock: not released, and not known to be lost.
-	 * @return {@code true} while held
+	 * Whether this handle still holds the lock: not released, not in doubt, not lost.
+	 * @return {@code true} while {@link #state()} is {@link LockState#HELD}
 	 */
 	boolean isHeld();
+
+	/**
+	 * Where this handle stands: held, in doubt (connection suspended), lost, or released.
+	 * @return the current state
+	 * @see LockState
+	 */
+	LockState state();
+
+	/**
+	 * Calls {@code listener} each time this lock stops being {@link LockState#HELD} before its
+	 * release: put in doubt by a suspended connection, or lost with the session. Called on a
+	 * Curator thread; keep it short and never block. If the lock is already in doubt or lost,
+	 * the listener is called at once on the calling thread.
+	 * @param listener receives this handle; read {@link #state()} to tell doubt from loss
+	 * @return a callback that unregisters the listener
+	 */
+	Runnable onLost(java.util.function.Consumer<LockHandle> listener);
 
 	/**
 	 * Releases this hold. Deletes the lock node if no other reentrant hold of the same thread

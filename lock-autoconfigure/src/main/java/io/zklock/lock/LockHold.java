@@ -24,6 +24,10 @@ final class LockHold {
 
 	private boolean released;
 
+	private LockState state = LockState.HELD;
+
+	private final java.util.List<Runnable> lossCallbacks = new java.util.ArrayList<>();
+
 	private final long acquiredNanos = System.nanoTime();
 
 	LockHold(String lockPath, String lockName, LockMode mode, LockNodeQueue.HeldNode node, Thread owner) {
@@ -89,6 +93,51 @@ final class LockHold {
 
 	synchronized boolean isReleased() {
 		return this.released;
+	}
+
+	/** HELD, IN_DOUBT or LOST; RELEASED once the last hold was released. */
+	synchronized LockState state() {
+		return this.released ? LockState.RELEASED : this.state;
+	}
+
+	/**
+	 * Moves to {@code next} (IN_DOUBT or LOST) unless already there, lost or released.
+	 * @return {@code null} if nothing changed; else the callbacks to run, empty unless the lock
+	 * just stopped being HELD
+	 */
+	synchronized java.util.List<Runnable> degrade(LockState next) {
+		if (this.released || this.state == LockState.LOST || this.state == next) {
+			return null;
+		}
+		boolean wasHeld = this.state == LockState.HELD;
+		this.state = next;
+		return wasHeld ? java.util.List.copyOf(this.lossCallbacks) : java.util.List.of();
+	}
+
+	/** Moves from IN_DOUBT back to HELD after ownership was confirmed. */
+	synchronized boolean confirm() {
+		if (this.released || this.state != LockState.IN_DOUBT) {
+			return false;
+		}
+		this.state = LockState.HELD;
+		return true;
+	}
+
+	/**
+	 * Registers a callback for the next time the lock stops being HELD.
+	 * @return {@code true} if registered; {@code false} if the lock is not HELD now (the caller
+	 * runs the callback itself)
+	 */
+	synchronized boolean addLossCallback(Runnable callback) {
+		if (this.released) {
+			return true;
+		}
+		this.lossCallbacks.add(callback);
+		return this.state == LockState.HELD;
+	}
+
+	synchronized void removeLossCallback(Runnable callback) {
+		this.lossCallbacks.remove(callback);
 	}
 
 }

@@ -1,0 +1,190 @@
+package io.zklock.lock;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Lock loss on real connection and session failures: a held lock is in doubt while the
+ * connection is suspended, held again once ownership is confirmed after a reconnect within
+ * the session, and lost for good when the session expires. Session timeout 4 s.
+ */
+@Timeout(120)
+class LockLossTests {
+
+	private static final int SESSION_TIMEOUT_MS = 4000;
+
+	private TestingServer server;
+
+	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
+
+	@BeforeEach
+	void startServer() throws Exception {
+		this.server = new TestingServer(true);
+	}
+
+	@AfterEach
+	void stop() throws Exception {
+		this.clients.forEach(CuratorFramework::close);
+		this.server.close();
+	}
+
+	@Test
+	void sessionExpiredWhileHoldingLosesTheLockAndRivalGetsLargerToken() throws Exception {
+		CuratorFramework holderClient = client(false);
+		LockCoordinator holder = new LockCoordinator(holderClient, "/locks");
+		LockCoordinator rival = new LockCoordinator(client(false), "/locks");
+		List<LockEvent> events = new CopyOnWriteArrayList<>();
+		holder.addListener(events::add);
+		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
+		AtomicInteger lossCalls = new AtomicInteger();
+		lock.onLost((handle) -> lossCalls.incrementAndGet());
+
+		long fault = System.nanoTime();
+		expireSession(holderClient);
+		await().atMost(Duration.ofSeconds(SESSION_TIMEOUT_MS / 1000 * 2)).until(() -> lock.state() == LockState.LOST);
+		long lostAfterMs = (System.nanoTime() - fault) / 1_000_000;
+		System.out.println("[lock-loss] session expired -> isHeld()=false after " + lostAfterMs + " ms (LOST)");
+
+		assertThat(lock.isHeld()).isFalse();
+		LockHandle rivalLock = rival.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(10)).orElseThrow();
+		assertThat(rivalLock.fencingToken()).isGreaterThan(lock.fencingToken());
+		await().atMost(Duration.ofSeconds(10)).until(() -> holderClient.getZookeeperClient().isConnected());
+		assertThat(lock.state()).isEqualTo(LockState.LOST);
+		assertThat(lossCalls).hasValue(1);
+		assertThat(events).filteredOn((event) -> event.type() == LockEvent.Type.LOST).singleElement()
+			.satisfies((event) -> assertThat(event.fencingToken()).isEqualTo(lock.fencingToken()));
+		assertThat(lock.release()).isEqualTo(ReleaseResult.LOST);
+		assertThat(rivalLock.release()).isEqualTo(ReleaseResult.RELEASED);
+	}
+
+	@Test
+	void connectionDroppedAndRestoredWithinSessionKeepsTheLockAfterConfirmation() throws Exception {
+		CuratorFramework holderClient = client(false);
+		LockCoordinator holder = new LockCoordinator(holderClient, "/locks");
+		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
+		List<LockState> seenByListener = new CopyOnWriteArrayList<>();
+		lock.onLost((handle) -> seenByListener.add(handle.state()));
+
+		long fault = System.nanoTime();
+		this.server.stop();
+		await().atMost(Duration.ofSeconds(SESSION_TIMEOUT_MS / 1000)).until(() -> lock.state() == LockState.IN_DOUBT);
+		long doubtAfterMs = (System.nanoTime() - fault) / 1_000_000;
+		System.out.println("[lock-loss] connection dropped -> isHeld()=false after " + doubtAfterMs + " ms (SUSPENDED)");
+		assertThat(lock.isHeld()).isFalse();
+
+		this.server.restart();
+		await().atMost(Duration.ofSeconds(10)).until(() -> lock.state() == LockState.HELD);
+		assertThat(lock.isHeld()).isTrue();
+		assertThat(seenByListener).containsExactly(LockState.IN_DOUBT);
+		LockCoordinator rival = new LockCoordinator(client(false), "/locks");
+		assertThat(rival.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofMillis(200))).isEmpty();
+		assertThat(lock.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(rival.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(5))).isPresent();
+	}
+
+	@Test
+	void connectionDroppedPastTheSessionLosesTheLock() throws Exception {
+		CuratorFramework holderClient = client(false);
+		LockCoordinator holder = new LockCoordinator(holderClient, "/locks");
+		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
+		AtomicLong lostAt = new AtomicLong();
+		holder.addListener((event) -> {
+			if (event.type() == LockEvent.Type.LOST) {
+				lostAt.set(System.nanoTime());
+			}
+		});
+
+		long fault = System.nanoTime();
+		this.server.stop();
+		await().atMost(Duration.ofSeconds(SESSION_TIMEOUT_MS / 1000 * 3)).until(() -> lock.state() == LockState.LOST);
+		System.out.println("[lock-loss] connection dropped past the session -> LOST after "
+				+ (lostAt.get() - fault) / 1_000_000 + " ms");
+		this.server.restart();
+		await().atMost(Duration.ofSeconds(20)).until(() -> holderClient.getZookeeperClient().isConnected());
+		assertThat(lock.state()).isEqualTo(LockState.LOST);
+		LockCoordinator rival = new LockCoordinator(client(false), "/locks");
+		LockHandle rivalLock = rival.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(10)).orElseThrow();
+		assertThat(rivalLock.fencingToken()).isGreaterThan(lock.fencingToken());
+		assertThat(lock.release()).isEqualTo(ReleaseResult.LOST);
+	}
+
+	@Test
+	void sessionPolicyKeepsTheLockWhileSuspended() throws Exception {
+		CuratorFramework holderClient = client(true);
+		LockCoordinator holder = new LockCoordinator(holderClient, "/locks");
+		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
+		List<ConnectionState> states = new CopyOnWriteArrayList<>();
+		holderClient.getConnectionStateListenable().addListener((c, state) -> states.add(state));
+		AtomicInteger lossCalls = new AtomicInteger();
+		lock.onLost((handle) -> lossCalls.incrementAndGet());
+
+		this.server.stop();
+		await().atMost(Duration.ofSeconds(SESSION_TIMEOUT_MS / 1000)).until(() -> states.contains(ConnectionState.SUSPENDED));
+		assertThat(lock.isHeld()).isTrue();
+		this.server.restart();
+		await().atMost(Duration.ofSeconds(10)).until(() -> states.contains(ConnectionState.RECONNECTED));
+		assertThat(lock.isHeld()).isTrue();
+		assertThat(lossCalls).hasValue(0);
+		assertThat(lock.release()).isEqualTo(ReleaseResult.RELEASED);
+	}
+
+	@Test
+	void listenerRegisteredAfterLossIsCalledAtOnce() throws Exception {
+		CuratorFramework holderClient = client(false);
+		LockCoordinator holder = new LockCoordinator(holderClient, "/locks");
+		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
+		expireSession(holderClient);
+		await().atMost(Duration.ofSeconds(10)).until(() -> lock.state() == LockState.LOST);
+		AtomicInteger calls = new AtomicInteger();
+		lock.onLost((handle) -> calls.incrementAndGet());
+		assertThat(calls).hasValue(1);
+	}
+
+	private CuratorFramework client(boolean sessionPolicy) throws InterruptedException {
+		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+			.connectString(this.server.getConnectString())
+			.namespace("zklock")
+			.sessionTimeoutMs(SESSION_TIMEOUT_MS)
+			.connectionTimeoutMs(1000)
+			.retryPolicy(new RetryNTimes(3, 100));
+		if (sessionPolicy) {
+			builder.connectionStateErrorPolicy(new SessionConnectionStateErrorPolicy());
+		}
+		CuratorFramework client = builder.build();
+		client.start();
+		client.blockUntilConnected();
+		this.clients.add(client);
+		return client;
+	}
+
+	/**
+	 * Expires the client's session now: a second handle opened with the same session id and
+	 * password, then closed, makes the server end the session.
+	 */
+	private void expireSession(CuratorFramework client) throws Exception {
+		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+		ZooKeeper twin = new ZooKeeper(this.server.getConnectString(), SESSION_TIMEOUT_MS, (event) -> {
+		}, zk.getSessionId(), zk.getSessionPasswd());
+		await().atMost(Duration.ofSeconds(10)).until(() -> twin.getState().isConnected());
+		twin.close();
+	}
+
+}
