@@ -13,7 +13,9 @@ import org.apache.commons.logging.LogFactory;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
+import io.zklock.lock.PermitLease;
 import io.zklock.lock.ReleaseResult;
+import io.zklock.lock.SemaphoreByCurator;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.BridgeMethodResolver;
@@ -21,7 +23,8 @@ import org.springframework.core.BridgeMethodResolver;
 /**
  * Runs a {@link DistributedLock} method under its lock: resolves the lock path, acquires
  * within the wait time, exposes the lock through {@link LockContext}, and releases it when
- * the method returns or throws.
+ * the method returns or throws. Runs a {@link DistributedSemaphore} method likewise while
+ * holding one permit.
  */
 final class DistributedLockInterceptor implements MethodInterceptor {
 
@@ -33,13 +36,16 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private final Supplier<ILockByCurator> locks;
 
+	private final Supplier<SemaphoreByCurator> semaphores;
+
 	private final Duration defaultWaitTime;
 
 	DistributedLockInterceptor(LockDefinitionSource definitions, LockKeyResolver keyResolver,
-			Supplier<ILockByCurator> locks, Duration defaultWaitTime) {
+			Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores, Duration defaultWaitTime) {
 		this.definitions = definitions;
 		this.keyResolver = keyResolver;
 		this.locks = locks;
+		this.semaphores = semaphores;
 		this.defaultWaitTime = defaultWaitTime;
 	}
 
@@ -57,6 +63,9 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		LockDefinition definition = found.get();
 		String lockPath = this.keyResolver.resolve(definition, method, invocation.getArguments(), target);
 		Duration wait = (definition.waitTime() != null) ? definition.waitTime() : this.defaultWaitTime;
+		if (definition.isSemaphore()) {
+			return invokeWithPermit(invocation, definition, lockPath, wait);
+		}
 		LockHandle lock = this.locks.get()
 			.tryAcquire(lockPath, definition.mode(), wait, definition.path())
 			.orElseThrow(() -> new LockAcquisitionException(lockPath, "Could not acquire the " + definition.mode()
@@ -72,6 +81,25 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			if (result == ReleaseResult.LOST || result == ReleaseResult.CLEANUP_PENDING) {
 				logger.warn("Releasing the " + lock.mode() + " lock on '" + lockPath + "' after "
 						+ definition.methodDescription() + ": " + result);
+			}
+		}
+	}
+
+	private Object invokeWithPermit(MethodInvocation invocation, LockDefinition definition, String path,
+			Duration wait) throws Throwable {
+		PermitLease lease = this.semaphores.get()
+			.tryAcquire(path, definition.permits(), wait)
+			.orElseThrow(() -> new LockAcquisitionException(path, "Could not acquire one of " + definition.permits()
+					+ " permits of semaphore '" + path + "' within " + wait.toMillis() + " ms for "
+					+ definition.methodDescription()));
+		try {
+			return invocation.proceed();
+		}
+		finally {
+			ReleaseResult result = lease.release();
+			if (result == ReleaseResult.LOST || result == ReleaseResult.CLEANUP_PENDING) {
+				logger.warn("Returning a permit of semaphore '" + path + "' after " + definition.methodDescription()
+						+ ": " + result);
 			}
 		}
 	}

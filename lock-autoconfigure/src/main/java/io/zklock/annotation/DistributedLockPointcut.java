@@ -7,7 +7,7 @@ import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.core.BridgeMethodResolver;
 
 /**
- * Matches methods that carry {@link DistributedLock}, directly or through a
+ * Matches methods that carry {@link DistributedLock} or {@link DistributedSemaphore}, directly or through a
  * meta-annotation, on the target class or on an interface or superclass method it
  * implements. Matching parses the annotation, so an invalid one fails when the bean is
  * proxied.

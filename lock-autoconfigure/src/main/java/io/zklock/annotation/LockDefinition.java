@@ -15,8 +15,13 @@ import org.springframework.expression.Expression;
  * @param mode the lock mode
  * @param waitTime the wait from the annotation, or {@code null} for the default
  * @param methodDescription the method, as {@code Type.method(Params)}, for messages
+ * @param permits for a {@link DistributedSemaphore}: its permit count; {@code 0} for a lock
  */
 record LockDefinition(String path, Expression key, String keySource, LockMode mode, Duration waitTime,
-		String methodDescription) {
+		String methodDescription, int permits) {
+
+	boolean isSemaphore() {
+		return this.permits > 0;
+	}
 
 }

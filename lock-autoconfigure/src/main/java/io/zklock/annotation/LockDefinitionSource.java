@@ -23,7 +23,7 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
  */
 final class LockDefinitionSource {
 
-	private static final LockDefinition NONE = new LockDefinition("", null, "", null, null, "");
+	private static final LockDefinition NONE = new LockDefinition("", null, "", null, null, "", 0);
 
 	private final SpelExpressionParser parser = new SpelExpressionParser();
 
@@ -45,35 +45,54 @@ final class LockDefinitionSource {
 	}
 
 	private LockDefinition parse(Method method) {
-		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
-		if (annotation == null) {
+		DistributedLock lock = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+		DistributedSemaphore semaphore = AnnotatedElementUtils.findMergedAnnotation(method,
+				DistributedSemaphore.class);
+		if (lock == null && semaphore == null) {
 			return NONE;
 		}
 		String description = describe(method);
-		String path;
-		try {
-			path = LockPaths.normalize(annotation.path(), this.rootPath);
+		if (lock != null && semaphore != null) {
+			throw new IllegalStateException(description + " carries both @DistributedLock and @DistributedSemaphore;"
+					+ " keep one of them");
 		}
-		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("@DistributedLock on " + description + " has an invalid path: "
-					+ ex.getMessage(), ex);
+		if (lock != null) {
+			String at = "@DistributedLock on " + description;
+			return new LockDefinition(parsePath(lock.path(), at), parseKey(lock.key(), at), lock.key(), lock.mode(),
+					parseWait(lock.waitTime(), at), description, 0);
 		}
-		Expression key = null;
-		if (!annotation.key().isBlank()) {
-			try {
-				key = this.parser.parseExpression(annotation.key());
-			}
-			catch (ParseException ex) {
-				throw new IllegalStateException("@DistributedLock on " + description + " has an invalid key expression '"
-						+ annotation.key() + "': " + ex.getMessage() + "; write SpEL over the arguments, such as "
-						+ "'#order.id' or '#p0'", ex);
-			}
+		String at = "@DistributedSemaphore on " + description;
+		if (semaphore.permits() < 1) {
+			throw new IllegalStateException(at + " has permits = " + semaphore.permits()
+					+ ": a semaphore needs at least 1 permit");
 		}
-		return new LockDefinition(path, key, annotation.key(), annotation.mode(),
-				parseWait(annotation.waitTime(), description), description);
+		return new LockDefinition(parsePath(semaphore.path(), at), parseKey(semaphore.key(), at), semaphore.key(),
+				null, parseWait(semaphore.waitTime(), at), description, semaphore.permits());
 	}
 
-	private static Duration parseWait(String waitTime, String description) {
+	private String parsePath(String path, String at) {
+		try {
+			return LockPaths.normalize(path, this.rootPath);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException(at + " has an invalid path: " + ex.getMessage(), ex);
+		}
+	}
+
+	private Expression parseKey(String key, String at) {
+		if (key.isBlank()) {
+			return null;
+		}
+		try {
+			return this.parser.parseExpression(key);
+		}
+		catch (ParseException ex) {
+			throw new IllegalStateException(at + " has an invalid key expression '" + key + "': " + ex.getMessage()
+					+ "; write SpEL over the arguments, such as '#order.id' or '#p0'", ex);
+		}
+	}
+
+	private static Duration parseWait(String waitTime, String at) {
 		if (waitTime.isBlank()) {
 			return null;
 		}
@@ -82,12 +101,12 @@ final class LockDefinitionSource {
 			wait = DurationStyle.detectAndParse(waitTime.trim());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("@DistributedLock on " + description + " has an invalid waitTime '"
-					+ waitTime + "': use a duration such as '5s', '250ms', 'PT1M', or '0' to try once", ex);
+			throw new IllegalStateException(at + " has an invalid waitTime '" + waitTime
+					+ "': use a duration such as '5s', '250ms', 'PT1M', or '0' to try once", ex);
 		}
 		if (wait.isNegative()) {
-			throw new IllegalStateException("@DistributedLock on " + description + " has a negative waitTime '"
-					+ waitTime + "': use '0' to try once, or a positive duration such as '5s'");
+			throw new IllegalStateException(at + " has a negative waitTime '" + waitTime
+					+ "': use '0' to try once, or a positive duration such as '5s'");
 		}
 		return wait;
 	}

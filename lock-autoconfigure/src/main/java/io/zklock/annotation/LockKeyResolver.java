@@ -59,7 +59,8 @@ final class LockKeyResolver {
 	}
 
 	private static String problem(LockDefinition definition, Object[] args, String what) {
-		return "Lock key '" + definition.keySource() + "' of @DistributedLock on " + definition.methodDescription()
+		String annotation = definition.isSemaphore() ? "@DistributedSemaphore" : "@DistributedLock";
+		return "Lock key '" + definition.keySource() + "' of " + annotation + " on " + definition.methodDescription()
 				+ " " + what + " (arguments " + Arrays.deepToString(args) + ")";
 	}
 

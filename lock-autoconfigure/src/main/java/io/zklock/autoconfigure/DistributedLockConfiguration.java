@@ -2,6 +2,7 @@ package io.zklock.autoconfigure;
 
 import io.zklock.annotation.DistributedLockAdvisor;
 import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.SemaphoreByCurator;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -25,10 +26,11 @@ class DistributedLockConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static DistributedLockAdvisor distributedLockAdvisor(Environment environment,
-			ObjectProvider<ILockByCurator> locks, BeanFactory beanFactory) {
+			ObjectProvider<ILockByCurator> locks, ObjectProvider<SemaphoreByCurator> semaphores,
+			BeanFactory beanFactory) {
 		ZkLockProperties properties = Binder.get(environment).bindOrCreate("zklock", ZkLockProperties.class);
-		DistributedLockAdvisor advisor = new DistributedLockAdvisor(locks::getObject, properties.getRootPath(),
-				properties.getDefaultWaitTime(), beanFactory);
+		DistributedLockAdvisor advisor = new DistributedLockAdvisor(locks::getObject, semaphores::getObject,
+				properties.getRootPath(), properties.getDefaultWaitTime(), beanFactory);
 		advisor.setOrder(properties.getAspectOrder());
 		return advisor;
 	}

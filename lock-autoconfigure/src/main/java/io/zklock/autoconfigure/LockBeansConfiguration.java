@@ -6,6 +6,7 @@ import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockListener;
+import io.zklock.lock.SemaphoreByCurator;
 import io.zklock.lock.SharedLockByCurator;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -38,6 +39,12 @@ class LockBeansConfiguration {
 	@ConditionalOnMissingBean(value = ILockByCurator.class, ignored = SharedLockByCurator.class)
 	ExclusiveLockByCurator exclusiveLockByCurator(LockCoordinator coordinator) {
 		return new ExclusiveLockByCurator(coordinator);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	SemaphoreByCurator semaphoreByCurator(CuratorFramework curatorFramework, ZkLockProperties properties) {
+		return new SemaphoreByCurator(curatorFramework, properties.getRootPath());
 	}
 
 	@Bean

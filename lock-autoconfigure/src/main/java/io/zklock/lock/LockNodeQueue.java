@@ -123,9 +123,19 @@ final class LockNodeQueue {
 	 * @return what happened to the node
 	 */
 	ReleaseResult delete(String nodePath) {
+		return delete(this.client, nodePath);
+	}
+
+	/**
+	 * Deletes a node with Curator's guaranteed delete, also from an interrupted thread.
+	 * @return {@link ReleaseResult#RELEASED}, {@link ReleaseResult#LOST} if the node was
+	 * already gone, or {@link ReleaseResult#CLEANUP_PENDING} if Curator retries in the
+	 * background
+	 */
+	static ReleaseResult delete(CuratorFramework client, String nodePath) {
 		boolean interrupted = Thread.interrupted();
 		try {
-			this.client.delete().guaranteed().forPath(nodePath);
+			client.delete().guaranteed().forPath(nodePath);
 			return ReleaseResult.RELEASED;
 		}
 		catch (KeeperException.NoNodeException ex) {

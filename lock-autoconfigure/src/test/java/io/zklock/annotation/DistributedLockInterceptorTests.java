@@ -181,6 +181,39 @@ class DistributedLockInterceptorTests {
 	}
 
 	@Test
+	void shouldLimitConcurrentCallsToThePermitsOfASemaphore() {
+		this.contextRunner.run((context) -> {
+			OrderService service = context.getBean(OrderService.class);
+			List<CompletableFuture<Void>> workers = java.util.stream.IntStream.range(0, 6)
+				.mapToObj((i) -> CompletableFuture.runAsync(() -> {
+					for (int r = 0; r < 3; r++) {
+						try {
+							service.render();
+						}
+						catch (InterruptedException ex) {
+							throw new IllegalStateException(ex);
+						}
+					}
+				}))
+				.toList();
+			CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+			assertThat(service.maxRendering()).isBetween(1, 2);
+			assertThat(context.getBean(CuratorFramework.class).getChildren().forPath("/locks/render/leases")).isEmpty();
+		});
+	}
+
+	@Test
+	void shouldFailStartUpForZeroPermits() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
+			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
+			.withUserConfiguration(ZeroPermitsConfiguration.class)
+			.run((context) -> assertThat(context.getStartupFailure())
+				.hasMessageContaining("@DistributedSemaphore on ZeroPermitsService.work()")
+				.hasMessageContaining("permits = 0"));
+	}
+
+	@Test
 	void shouldFailStartUpForInvalidWaitTime() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
@@ -309,6 +342,21 @@ class DistributedLockInterceptorTests {
 			return LockContext.currentLock().orElseThrow().lockPath();
 		}
 
+		private final java.util.concurrent.atomic.AtomicInteger rendering = new java.util.concurrent.atomic.AtomicInteger();
+
+		private final java.util.concurrent.atomic.AtomicInteger maxRendering = new java.util.concurrent.atomic.AtomicInteger();
+
+		@DistributedSemaphore(path = "render", permits = 2, waitTime = "30s")
+		public void render() throws InterruptedException {
+			this.maxRendering.accumulateAndGet(this.rendering.incrementAndGet(), Math::max);
+			Thread.sleep(20); // simulated work while holding a permit
+			this.rendering.decrementAndGet();
+		}
+
+		int maxRendering() {
+			return this.maxRendering.get();
+		}
+
 		@DistributedLock(path = "counter")
 		public void increment() {
 			if (this.inside) {
@@ -360,6 +408,24 @@ class DistributedLockInterceptorTests {
 		@Bean
 		InvalidService invalidService() {
 			return new InvalidService();
+		}
+
+	}
+
+	static class ZeroPermitsService {
+
+		@DistributedSemaphore(path = "x", permits = 0)
+		public void work() {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ZeroPermitsConfiguration {
+
+		@Bean
+		ZeroPermitsService zeroPermitsService() {
+			return new ZeroPermitsService();
 		}
 
 	}

@@ -331,7 +331,7 @@ class ZkLockAutoConfigurationTests {
 
 		@Bean
 		static DistributedLockAdvisor userAdvisor() {
-			DistributedLockAdvisor advisor = new DistributedLockAdvisor(() -> null, "/user-root", Duration.ZERO, null);
+			DistributedLockAdvisor advisor = new DistributedLockAdvisor(() -> null, () -> null, "/user-root", Duration.ZERO, null);
 			advisor.setOrder(5);
 			return advisor;
 		}

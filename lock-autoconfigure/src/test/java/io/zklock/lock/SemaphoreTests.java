@@ -1,0 +1,149 @@
+package io.zklock.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link SemaphoreByCurator} on a real server.
+ */
+@Timeout(60)
+class SemaphoreTests {
+
+	private TestingServer server;
+
+	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
+
+	@BeforeEach
+	void start() throws Exception {
+		this.server = new TestingServer(true);
+	}
+
+	@AfterEach
+	void stop() throws Exception {
+		this.clients.forEach(CuratorFramework::close);
+		this.server.close();
+	}
+
+	@Test
+	void atMostPermitsHoldersAcrossProcesses() throws Exception {
+		int permits = 3;
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger maxInside = new AtomicInteger();
+		List<CompletableFuture<Void>> workers = new ArrayList<>();
+		for (int c = 0; c < 3; c++) {
+			SemaphoreByCurator semaphores = new SemaphoreByCurator(client(), "/locks");
+			for (int t = 0; t < 2; t++) {
+				workers.add(CompletableFuture.runAsync(() -> {
+					for (int round = 0; round < 10; round++) {
+						try (PermitLease lease = semaphores.acquire("reports", permits)) {
+							maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+							Thread.sleep(5); // simulated work inside the permit
+							inside.decrementAndGet();
+						}
+						catch (InterruptedException ex) {
+							throw new IllegalStateException(ex);
+						}
+					}
+				}));
+			}
+		}
+		CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(50, TimeUnit.SECONDS);
+		assertThat(maxInside.get()).isBetween(1, permits);
+		assertThat(this.clients.get(0).getChildren().forPath("/locks/reports/leases")).isEmpty();
+	}
+
+	@Test
+	void timesOutWhenAllPermitsAreTakenAndLeaseMayBeReturnedFromAnyThread() throws Exception {
+		SemaphoreByCurator semaphores = new SemaphoreByCurator(client(), "/locks");
+		PermitLease first = semaphores.tryAcquire("jobs", 2, Duration.ZERO).orElseThrow();
+		PermitLease second = semaphores.tryAcquire("jobs", 2, Duration.ZERO).orElseThrow();
+		assertThat(semaphores.tryAcquire("jobs", 2, Duration.ofMillis(200))).isEmpty();
+		assertThat(CompletableFuture.supplyAsync(first::release).get(10, TimeUnit.SECONDS))
+			.isEqualTo(ReleaseResult.RELEASED);
+		assertThat(first.release()).isEqualTo(ReleaseResult.ALREADY_RELEASED);
+		PermitLease third = semaphores.tryAcquire("jobs", 2, Duration.ofSeconds(5)).orElseThrow();
+		second.close();
+		third.close();
+		assertThat(this.clients.get(0).getChildren().forPath("/locks/jobs/leases")).isEmpty();
+	}
+
+	@Test
+	void semaphoreMutexIsNotReentrantAndInteroperatesWithCurator() throws Exception {
+		CuratorFramework client = client();
+		SemaphoreByCurator semaphores = new SemaphoreByCurator(client, "/locks");
+		PermitLease lease = semaphores.tryAcquireMutex("exports", Duration.ZERO).orElseThrow();
+		assertThat(semaphores.tryAcquireMutex("exports", Duration.ofMillis(200))).as("not reentrant").isEmpty();
+		InterProcessSemaphoreMutex curator = new InterProcessSemaphoreMutex(client(), "/locks/exports");
+		assertThat(curator.acquire(200, TimeUnit.MILLISECONDS)).isFalse();
+		lease.release();
+		assertThat(curator.acquire(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(semaphores.tryAcquireMutex("exports", Duration.ofMillis(200))).isEmpty();
+		curator.release();
+	}
+
+	@Test
+	void releaseAfterSessionExpiryReportsLost() throws Exception {
+		CuratorFramework client = client();
+		SemaphoreByCurator semaphores = new SemaphoreByCurator(client, "/locks");
+		PermitLease lease = semaphores.tryAcquire("jobs", 1, Duration.ZERO).orElseThrow();
+		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+		ZooKeeper twin = new ZooKeeper(this.server.getConnectString(), 4000, (event) -> {
+		}, zk.getSessionId(), zk.getSessionPasswd());
+		await().atMost(Duration.ofSeconds(10)).until(() -> twin.getState().isConnected());
+		twin.close();
+		CuratorFramework observer = client();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> observer.getChildren().forPath("/locks/jobs/leases").isEmpty());
+		await().atMost(Duration.ofSeconds(10)).until(() -> client.getZookeeperClient().isConnected());
+		assertThat(lease.release()).isEqualTo(ReleaseResult.LOST);
+	}
+
+	@Test
+	void rejectsBadInputNamingTheValue() throws Exception {
+		SemaphoreByCurator semaphores = new SemaphoreByCurator(client(), "/locks");
+		assertThatIllegalArgumentException().isThrownBy(() -> semaphores.tryAcquire("jobs", 0, Duration.ZERO))
+			.withMessageContaining("Permit count 0")
+			.withMessageContaining("'jobs'");
+		assertThatIllegalArgumentException().isThrownBy(() -> semaphores.tryAcquire("jobs", -2, Duration.ZERO))
+			.withMessageContaining("-2");
+		assertThatIllegalArgumentException().isThrownBy(() -> semaphores.tryAcquire("jobs", 1, Duration.ofSeconds(-1)))
+			.withMessageContaining("PT-1S");
+		assertThatIllegalArgumentException().isThrownBy(() -> semaphores.tryAcquire("a/../b", 1, Duration.ZERO))
+			.withMessageContaining("'a/../b'");
+		assertThat(this.clients.get(0).checkExists().forPath("/locks")).isNull();
+	}
+
+	private CuratorFramework client() throws InterruptedException {
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(this.server.getConnectString())
+			.namespace("zklock")
+			.sessionTimeoutMs(4000)
+			.retryPolicy(new RetryOneTime(100))
+			.build();
+		client.start();
+		client.blockUntilConnected();
+		this.clients.add(client);
+		return client;
+	}
+
+}
