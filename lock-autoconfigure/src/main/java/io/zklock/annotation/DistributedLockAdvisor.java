@@ -30,15 +30,16 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 	 * @param semaphores supplies the semaphores for {@link DistributedSemaphore}, likewise
 	 * @param rootPath the lock root, for messages
 	 * @param defaultWaitTime the wait of annotations that set none
+	 * @param onLockLost what to do when a lock is lost while its method runs
 	 * @param beanFactory resolves {@code @bean} references in key expressions; may be
 	 * {@code null}
 	 */
 	public DistributedLockAdvisor(Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores,
-			String rootPath, Duration defaultWaitTime, BeanFactory beanFactory) {
+			String rootPath, Duration defaultWaitTime, OnLockLost onLockLost, BeanFactory beanFactory) {
 		LockDefinitionSource definitions = new LockDefinitionSource(rootPath);
 		this.pointcut = new DistributedLockPointcut(definitions);
 		this.interceptor = new DistributedLockInterceptor(definitions, new LockKeyResolver(beanFactory), locks,
-				semaphores, defaultWaitTime);
+				semaphores, defaultWaitTime, (onLockLost != null) ? onLockLost : OnLockLost.FAIL);
 	}
 
 	@Override

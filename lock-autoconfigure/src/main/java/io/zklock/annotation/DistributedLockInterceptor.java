@@ -13,6 +13,8 @@ import org.apache.commons.logging.LogFactory;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockLostException;
+import io.zklock.lock.LockState;
 import io.zklock.lock.PermitLease;
 import io.zklock.lock.ReleaseResult;
 import io.zklock.lock.SemaphoreByCurator;
@@ -40,13 +42,17 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private final Duration defaultWaitTime;
 
+	private final OnLockLost onLockLost;
+
 	DistributedLockInterceptor(LockDefinitionSource definitions, LockKeyResolver keyResolver,
-			Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores, Duration defaultWaitTime) {
+			Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores, Duration defaultWaitTime,
+			OnLockLost onLockLost) {
 		this.definitions = definitions;
 		this.keyResolver = keyResolver;
 		this.locks = locks;
 		this.semaphores = semaphores;
 		this.defaultWaitTime = defaultWaitTime;
+		this.onLockLost = onLockLost;
 	}
 
 	@Override
@@ -72,10 +78,22 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 					+ " lock on '" + lockPath + "' within " + wait.toMillis() + " ms for "
 					+ definition.methodDescription()));
 		LockContext.push(lock);
+		LossInterrupter interrupter = (this.onLockLost == OnLockLost.INTERRUPT) ? new LossInterrupter(lock) : null;
 		try {
-			return invocation.proceed();
+			Object result = invocation.proceed();
+			LockState state = lock.state();
+			if (this.onLockLost == OnLockLost.FAIL && state != LockState.HELD) {
+				throw new LockLostException(lockPath, lock.fencingToken(), state, "The " + lock.mode() + " lock on '"
+						+ lockPath + "' (fencing token " + lock.fencingToken() + ") was " + state + " when "
+						+ definition.methodDescription() + " returned; its result was discarded "
+						+ "(zklock.on-lock-lost=fail)");
+			}
+			return result;
 		}
 		finally {
+			if (interrupter != null) {
+				interrupter.stop();
+			}
 			LockContext.pop();
 			ReleaseResult result = lock.release();
 			if (result == ReleaseResult.LOST || result == ReleaseResult.CLEANUP_PENDING) {
@@ -83,6 +101,32 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 						+ definition.methodDescription() + ": " + result);
 			}
 		}
+	}
+
+	/** Interrupts the calling thread if its lock is lost while the method runs, never after. */
+	private static final class LossInterrupter {
+
+		private final Thread thread = Thread.currentThread();
+
+		private final Runnable unregister;
+
+		private boolean running = true;
+
+		LossInterrupter(LockHandle lock) {
+			this.unregister = lock.onLost((handle) -> interrupt());
+		}
+
+		private synchronized void interrupt() {
+			if (this.running) {
+				this.thread.interrupt();
+			}
+		}
+
+		synchronized void stop() {
+			this.running = false;
+			this.unregister.run();
+		}
+
 	}
 
 	private Object invokeWithPermit(MethodInvocation invocation, LockDefinition definition, String path,

@@ -30,7 +30,7 @@ class DistributedLockConfiguration {
 			BeanFactory beanFactory) {
 		ZkLockProperties properties = Binder.get(environment).bindOrCreate("zklock", ZkLockProperties.class);
 		DistributedLockAdvisor advisor = new DistributedLockAdvisor(locks::getObject, semaphores::getObject,
-				properties.getRootPath(), properties.getDefaultWaitTime(), beanFactory);
+				properties.getRootPath(), properties.getDefaultWaitTime(), properties.getOnLockLost(), beanFactory);
 		advisor.setOrder(properties.getAspectOrder());
 		return advisor;
 	}

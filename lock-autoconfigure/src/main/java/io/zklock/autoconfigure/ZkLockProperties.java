@@ -2,6 +2,8 @@ package io.zklock.autoconfigure;
 
 import java.time.Duration;
 
+import io.zklock.annotation.OnLockLost;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 
@@ -33,6 +35,12 @@ public class ZkLockProperties {
 	 * advisor's order so that the lock wraps the transaction.
 	 */
 	private int aspectOrder = Ordered.LOWEST_PRECEDENCE - 1;
+
+	/**
+	 * What a @DistributedLock method's interceptor does when the lock is lost or put in doubt
+	 * while the method runs.
+	 */
+	private OnLockLost onLockLost = OnLockLost.FAIL;
 
 	private final Zookeeper zookeeper = new Zookeeper();
 
@@ -66,6 +74,14 @@ public class ZkLockProperties {
 
 	public void setAspectOrder(int aspectOrder) {
 		this.aspectOrder = aspectOrder;
+	}
+
+	public OnLockLost getOnLockLost() {
+		return this.onLockLost;
+	}
+
+	public void setOnLockLost(OnLockLost onLockLost) {
+		this.onLockLost = onLockLost;
 	}
 
 	public Zookeeper getZookeeper() {

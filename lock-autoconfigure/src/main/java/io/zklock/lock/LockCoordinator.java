@@ -141,8 +141,9 @@ public final class LockCoordinator implements AutoCloseable {
 	 * @throws IllegalArgumentException if the lock path or the wait is invalid
 	 * @throws IllegalStateException if the current thread holds a read lock on the path and
 	 * asks for a write or exclusive lock
-	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again) or
-	 * if ZooKeeper fails
+	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again), if
+	 * ZooKeeper fails, or if the current thread's earlier lock on the path is
+	 * {@link LockState#IN_DOUBT} or {@link LockState#LOST} (release it first)
 	 */
 	public Optional<LockHandle> tryAcquire(String lockPath, LockMode mode, Duration wait, String lockName) {
 		if (mode == null) {
@@ -163,6 +164,14 @@ public final class LockCoordinator implements AutoCloseable {
 						+ " lock on '" + relative + "' and asked for " + mode
 						+ ": upgrading would wait for its own lock forever; release the " + existing.mode()
 						+ " lock first, or take the " + mode + " lock from the start");
+			}
+			LockState state = existing.state();
+			if (state == LockState.IN_DOUBT || state == LockState.LOST) {
+				// re-entering would hand out a lock another process may hold by now
+				throw new LockAcquisitionException(relative, "Thread '" + key.thread().getName() + "' holds the "
+						+ existing.mode() + " lock on '" + relative + "' (fencing token "
+						+ existing.node().fencingToken() + ") but it is " + state
+						+ ": release that handle, then acquire the lock again");
 			}
 			if (existing.enter()) {
 				return Optional.of(new HoldHandle(this, existing));

@@ -331,7 +331,8 @@ class ZkLockAutoConfigurationTests {
 
 		@Bean
 		static DistributedLockAdvisor userAdvisor() {
-			DistributedLockAdvisor advisor = new DistributedLockAdvisor(() -> null, () -> null, "/user-root", Duration.ZERO, null);
+			DistributedLockAdvisor advisor = new DistributedLockAdvisor(() -> null, () -> null, "/user-root", Duration.ZERO, null,
+					null);
 			advisor.setOrder(5);
 			return advisor;
 		}
