@@ -62,8 +62,10 @@ final class LockNodeQueue {
 				}
 				List<LockNodeName> queue = LockNodeName.sortedLockNodes(this.client.getChildren().forPath(basePath));
 				int index = LockNodeName.indexOf(queue, ZKPaths.getNodeFromPath(ours.nodePath()));
-				if (index < 0) {
-					// our node vanished with an expired session: queue again at the back
+				if (index < 0 || currentSessionId() != ours.sessionId()) {
+					// our node died with an expired session (a lagging follower may still list it):
+					// queue again at the back with a node of the current session
+					deleteQuietly(ours.nodePath());
 					ours = null;
 				}
 				else {
@@ -110,12 +112,16 @@ final class LockNodeQueue {
 			}
 			stat = found;
 		}
-		long sessionId = this.client.getZookeeperClient().getZooKeeper().getSessionId();
+		long sessionId = currentSessionId();
 		if (stat.getEphemeralOwner() != sessionId) {
 			deleteQuietly(path);
 			return null;
 		}
 		return new HeldNode(path, stat.getCzxid(), sessionId);
+	}
+
+	private long currentSessionId() throws Exception {
+		return this.client.getZookeeperClient().getZooKeeper().getSessionId();
 	}
 
 	/**
