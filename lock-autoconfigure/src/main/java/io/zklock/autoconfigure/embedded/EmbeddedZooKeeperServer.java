@@ -6,7 +6,9 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
 
@@ -16,6 +18,7 @@ import org.apache.zookeeper.server.embedded.ExitHandler;
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.util.ClassUtils;
 
 /**
  * A standalone ZooKeeper server running in this JVM ({@link ZooKeeperServerEmbedded}), on
@@ -44,9 +47,15 @@ public final class EmbeddedZooKeeperServer implements DisposableBean {
 			throw new IllegalArgumentException("Invalid zklock.zookeeper.embedded.port=" + port
 					+ ": use 0 for a free port, or a port between 1 and 65535");
 		}
+		requireServerLibraries();
 		int clientPort = (port != 0) ? port : freePort();
 		try {
 			this.baseDir = Files.createTempDirectory("zklock-embedded-zookeeper");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("No temporary directory for the embedded ZooKeeper server", ex);
+		}
+		try {
 			Properties configuration = new Properties();
 			configuration.setProperty("clientPort", Integer.toString(clientPort));
 			configuration.setProperty("clientPortAddress", "127.0.0.1");
@@ -62,6 +71,7 @@ public final class EmbeddedZooKeeperServer implements DisposableBean {
 			this.connectString = "127.0.0.1:" + clientPort;
 		}
 		catch (Exception ex) {
+			deleteBaseDir();
 			throw new IllegalStateException("Could not start the embedded ZooKeeper server on 127.0.0.1:" + clientPort
 					+ ": " + ex.getMessage() + "; choose another zklock.zookeeper.embedded.port (0 picks a free one)",
 					ex);
@@ -92,11 +102,35 @@ public final class EmbeddedZooKeeperServer implements DisposableBean {
 	@Override
 	public void destroy() {
 		this.server.close();
+		deleteBaseDir();
+	}
+
+	private void deleteBaseDir() {
 		try (Stream<Path> files = Files.walk(this.baseDir)) {
 			files.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
 		}
 		catch (IOException ex) {
 			logger.debug("Could not delete " + this.baseDir, ex);
+		}
+	}
+
+	/**
+	 * ZooKeeper's server needs metrics-core and snappy-java, which the zookeeper artifact
+	 * declares {@code provided}; without them it fails late, in its own threads.
+	 */
+	private static void requireServerLibraries() {
+		List<String> missing = new ArrayList<>();
+		if (!ClassUtils.isPresent("com.codahale.metrics.Counter", null)) {
+			missing.add("io.dropwizard.metrics:metrics-core");
+		}
+		if (!ClassUtils.isPresent("org.xerial.snappy.SnappyInputStream", null)) {
+			missing.add("org.xerial.snappy:snappy-java");
+		}
+		if (!missing.isEmpty()) {
+			throw new IllegalStateException("The embedded ZooKeeper server (zklock.zookeeper.embedded.enabled=true) "
+					+ "needs " + String.join(" and ", missing) + " on the classpath, which the zookeeper artifact "
+					+ "declares 'provided': add them as runtime dependencies, or set "
+					+ "zklock.zookeeper.embedded.enabled=false and point zklock.zookeeper.connect-string at an ensemble");
 		}
 	}
 

@@ -14,6 +14,7 @@ import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -85,6 +86,15 @@ class ZkLockEmbeddedServerAutoConfigurationTests {
 			.withPropertyValues("zklock.zookeeper.embedded.enabled=true", "zklock.zookeeper.embedded.port=70000")
 			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
 				.hasMessageContaining("zklock.zookeeper.embedded.port=70000"));
+	}
+
+	@Test
+	void shouldFailFastNamingMissingServerLibraries() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("com.codahale.metrics", "org.xerial.snappy"))
+			.withPropertyValues("zklock.zookeeper.embedded.enabled=true")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("io.dropwizard.metrics:metrics-core and org.xerial.snappy:snappy-java")
+				.hasMessageContaining("zklock.zookeeper.embedded.enabled=false"));
 	}
 
 	private static boolean listening(int port) {
