@@ -179,6 +179,7 @@ public final class LockCoordinator implements AutoCloseable {
 		}
 		String name = (lockName != null && !lockName.isBlank()) ? lockName : firstSegment(relative);
 		long start = System.nanoTime();
+		publish(LockEvent.Type.ACQUIRING, relative, name, mode, 0, Duration.ZERO, null, null);
 		LockNodeQueue.HeldNode node;
 		try {
 			node = this.queue.acquire(basePath, mode, (wait != null) ? Deadline.after(wait) : Deadline.never());
@@ -438,6 +439,17 @@ public final class LockCoordinator implements AutoCloseable {
 			publish(LockEvent.Type.LOST, hold.lockPath(), hold.lockName(), hold.mode(), hold.node().fencingToken(),
 					hold.heldFor(), null, null);
 		}
+	}
+
+	/**
+	 * Reports a skipped annotated call to the listeners.
+	 * @param lockPath the lock path that was busy
+	 * @param lockName the lock's name for metrics
+	 * @param mode the requested mode
+	 * @param waited how long the call waited before it was skipped
+	 */
+	public void reportSkipped(String lockPath, String lockName, LockMode mode, Duration waited) {
+		publish(LockEvent.Type.SKIPPED, lockPath, lockName, mode, 0, waited, null, null);
 	}
 
 	private void publish(LockEvent.Type type, String lockPath, String lockName, LockMode mode, long token,

@@ -12,7 +12,7 @@ import java.time.Duration;
  * segment of the lock path)
  * @param mode the requested lock mode
  * @param fencingToken the lock node's fencing token, or {@code 0} if no lock was granted
- * @param duration for {@link Type#ACQUIRED}, {@link Type#TIMED_OUT} and {@link Type#FAILED}:
+ * @param duration {@link Duration#ZERO} for {@link Type#ACQUIRING}; for {@link Type#ACQUIRED}, {@link Type#TIMED_OUT} and {@link Type#FAILED}:
  * how long the acquire took; for {@link Type#RELEASED} and {@link Type#LOST}: how long the
  * lock was held
  * @param releaseResult for {@link Type#RELEASED}: what the release found, else {@code null}
@@ -26,6 +26,12 @@ public record LockEvent(Type type, String lockPath, String lockName, LockMode mo
 	 */
 	public enum Type {
 
+		/**
+		 * An acquire starts queueing (not reported for reentrant acquires); reported on the
+		 * acquiring thread right before the matching ACQUIRED, TIMED_OUT or FAILED.
+		 */
+		ACQUIRING,
+
 		/** A lock node was granted (not reported for reentrant acquires). */
 		ACQUIRED,
 
@@ -37,6 +43,12 @@ public record LockEvent(Type type, String lockPath, String lockName, LockMode mo
 
 		/** The last hold of a lock node was released. */
 		RELEASED,
+
+		/**
+		 * An annotated call was skipped because its lock was busy
+		 * ({@code @DistributedLock(onFailure = SKIP)}).
+		 */
+		SKIPPED,
 
 		/** A held lock was lost (its session expired, or ownership could not be confirmed) before its release. */
 		LOST
