@@ -2,6 +2,7 @@ package io.zklock.annotation;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
+import java.lang.annotation.Repeatable;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
@@ -16,10 +17,18 @@ import io.zklock.lock.LockMode;
  * public void ship(Order order) { … }
  * </pre>
  *
- * The lock is taken before the method runs and released when it returns or throws. If it
- * cannot be taken within {@link #waitTime()}, the method does not run and a
- * {@link io.zklock.lock.LockAcquisitionException} names the lock path and the time waited.
- * Inside the method, {@link LockContext#currentLock()} gives the lock and its fencing token.
+ * The lock is taken before the method runs and released when it returns or throws; when the
+ * method runs inside a transaction it did not start, after that transaction completes; when
+ * it returns a {@code CompletionStage}, once the stage completes; when it returns a Reactor
+ * {@code Mono} or {@code Flux}, the lock is taken on subscription and released on complete,
+ * error or cancel. If it cannot be taken within {@link #waitTime()}, the method does not run
+ * and, by default, a {@link io.zklock.lock.LockAcquisitionException} names the lock path and
+ * the time waited (see {@link #onFailure()}). Inside the method,
+ * {@link LockContext#currentLock()} gives the lock and its fencing token.
+ *
+ * <p>
+ * Repeatable: a method with several {@code @DistributedLock}s holds them all, taken in one
+ * canonical order (sorted lock paths), all or nothing.
  *
  * <p>
  * The interceptor runs at {@code zklock.aspect-order} (default
@@ -31,6 +40,7 @@ import io.zklock.lock.LockMode;
 @Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Repeatable(DistributedLocks.class)
 public @interface DistributedLock {
 
 	/**
@@ -43,7 +53,8 @@ public @interface DistributedLock {
 	 * A SpEL expression over the method's arguments (by name, {@code #p0} or {@code #a0})
 	 * whose value is appended to {@link #path()} as one more segment: {@code path = "orders",
 	 * key = "#order.id"} locks {@code orders/42}. Empty locks {@link #path()} itself. A key that
-	 * evaluates to {@code null} or a blank string fails the call.
+	 * evaluates to {@code null} or a blank string fails the call. A key that evaluates to a
+	 * collection or array locks every element, all or nothing, in canonical order.
 	 * @return the key expression
 	 */
 	String key() default "";
@@ -56,10 +67,17 @@ public @interface DistributedLock {
 
 	/**
 	 * The longest wait for the lock, as a duration string: {@code "5s"}, {@code "250ms"},
-	 * {@code "PT1M"}, or a plain number of milliseconds. Empty uses
-	 * {@code zklock.default-wait-time}; {@code "0"} tries once.
+	 * {@code "PT1M"}, a plain number of milliseconds, or a {@code ${…}} property placeholder.
+	 * Empty uses {@code zklock.default-wait-time}; {@code "0"} tries once. With several locks
+	 * on one method, they share one deadline: the longest of their wait times.
 	 * @return the wait
 	 */
 	String waitTime() default "";
+
+	/**
+	 * What happens when the lock is not acquired in time.
+	 * @return {@link OnLockFailure#THROW} unless set
+	 */
+	OnLockFailure onFailure() default OnLockFailure.THROW;
 
 }

@@ -1,6 +1,5 @@
 package io.zklock.annotation;
 
-import java.time.Duration;
 import java.util.function.Supplier;
 
 import org.aopalliance.aop.Advice;
@@ -11,6 +10,7 @@ import io.zklock.lock.SemaphoreByCurator;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.util.StringValueResolver;
 
 /**
  * The advisor that applies {@link DistributedLock} and {@link DistributedSemaphore}: an AspectJ-free Spring AOP advisor,
@@ -29,17 +29,18 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 	 * created early without pulling the ZooKeeper client along)
 	 * @param semaphores supplies the semaphores for {@link DistributedSemaphore}, likewise
 	 * @param rootPath the lock root, for messages
-	 * @param defaultWaitTime the wait of annotations that set none
-	 * @param onLockLost what to do when a lock is lost while its method runs
+	 * @param settings the interceptor's settings
+	 * @param placeholders resolves {@code ${…}} placeholders in wait times; may be
+	 * {@code null}
 	 * @param beanFactory resolves {@code @bean} references in key expressions; may be
 	 * {@code null}
 	 */
 	public DistributedLockAdvisor(Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores,
-			String rootPath, Duration defaultWaitTime, OnLockLost onLockLost, BeanFactory beanFactory) {
-		LockDefinitionSource definitions = new LockDefinitionSource(rootPath);
+			String rootPath, AnnotationSettings settings, StringValueResolver placeholders, BeanFactory beanFactory) {
+		LockDefinitionSource definitions = new LockDefinitionSource(rootPath, placeholders);
 		this.pointcut = new DistributedLockPointcut(definitions);
-		this.interceptor = new DistributedLockInterceptor(definitions, new LockKeyResolver(beanFactory), locks,
-				semaphores, defaultWaitTime, (onLockLost != null) ? onLockLost : OnLockLost.FAIL);
+		this.interceptor = new DistributedLockInterceptor(definitions, new LockKeyResolver(beanFactory),
+				new LockAcquirer(locks, semaphores), settings);
 	}
 
 	@Override

@@ -2,31 +2,28 @@ package io.zklock.annotation;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
+import java.util.concurrent.CompletionStage;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockLostException;
-import io.zklock.lock.LockState;
-import io.zklock.lock.PermitLease;
-import io.zklock.lock.ReleaseResult;
-import io.zklock.lock.SemaphoreByCurator;
 
+import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.BridgeMethodResolver;
 
 /**
- * Runs a {@link DistributedLock} method under its lock: resolves the lock path, acquires
- * within the wait time, exposes the lock through {@link LockContext}, and releases it when
- * the method returns or throws. Runs a {@link DistributedSemaphore} method likewise while
- * holding one permit.
+ * Runs {@link DistributedLock} and {@link DistributedSemaphore} methods under their locks:
+ * resolves the lock paths, takes them within the wait time, exposes them through
+ * {@link LockContext}, and releases them when the method's work is done: when it returns
+ * or throws; after the transaction it joined completes; when its {@link CompletionStage}
+ * completes; or, for Reactor publishers, on complete, error or cancel.
  */
 final class DistributedLockInterceptor implements MethodInterceptor {
 
@@ -36,23 +33,16 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private final LockKeyResolver keyResolver;
 
-	private final Supplier<ILockByCurator> locks;
+	private final LockAcquirer acquirer;
 
-	private final Supplier<SemaphoreByCurator> semaphores;
+	private final AnnotationSettings settings;
 
-	private final Duration defaultWaitTime;
-
-	private final OnLockLost onLockLost;
-
-	DistributedLockInterceptor(LockDefinitionSource definitions, LockKeyResolver keyResolver,
-			Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores, Duration defaultWaitTime,
-			OnLockLost onLockLost) {
+	DistributedLockInterceptor(LockDefinitionSource definitions, LockKeyResolver keyResolver, LockAcquirer acquirer,
+			AnnotationSettings settings) {
 		this.definitions = definitions;
 		this.keyResolver = keyResolver;
-		this.locks = locks;
-		this.semaphores = semaphores;
-		this.defaultWaitTime = defaultWaitTime;
-		this.onLockLost = onLockLost;
+		this.acquirer = acquirer;
+		this.settings = settings;
 	}
 
 	@Override
@@ -67,26 +57,37 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			return invocation.proceed();
 		}
 		LockDefinition definition = found.get();
-		String lockPath = this.keyResolver.resolve(definition, method, invocation.getArguments(), target);
-		Duration wait = (definition.waitTime() != null) ? definition.waitTime() : this.defaultWaitTime;
-		if (definition.isSemaphore()) {
-			return invokeWithPermit(invocation, definition, lockPath, wait);
+		List<ResolvedLock> targets = this.keyResolver.resolve(definition, method, invocation.getArguments(), target);
+		Duration wait = (definition.waitTime() != null) ? definition.waitTime() : this.settings.defaultWaitTime();
+		if (definition.returnKind() == ReturnKind.MONO || definition.returnKind() == ReturnKind.FLUX) {
+			MethodInvocation deferred = ((ProxyMethodInvocation) invocation).invocableClone();
+			return ReactorSupport.around(definition.returnKind(), () -> acquire(definition, targets, wait),
+					deferred::proceed);
 		}
-		LockHandle lock = this.locks.get()
-			.tryAcquire(lockPath, definition.mode(), wait, definition.path())
-			.orElseThrow(() -> new LockAcquisitionException(lockPath, "Could not acquire the " + definition.mode()
-					+ " lock on '" + lockPath + "' within " + wait.toMillis() + " ms for "
-					+ definition.methodDescription()));
-		LockContext.push(lock);
-		LossInterrupter interrupter = (this.onLockLost == OnLockLost.INTERRUPT) ? new LossInterrupter(lock) : null;
+		AcquiredLocks held = acquire(definition, targets, wait);
+		if (held == null) {
+			return ReturnKind.skippedValue(method.getReturnType());
+		}
+		if (definition.returnKind() == ReturnKind.COMPLETION_STAGE) {
+			return invokeAsync(invocation, held);
+		}
+		return invokeSync(invocation, definition, held);
+	}
+
+	private Object invokeSync(MethodInvocation invocation, LockDefinition definition, AcquiredLocks held)
+			throws Throwable {
+		boolean joinedTransaction = this.settings.releaseAfterTransaction() && TransactionSupport.inTransaction();
+		held.locks().forEach(LockContext::push);
+		LossInterrupter interrupter = (this.settings.onLockLost() == OnLockLost.INTERRUPT)
+				? new LossInterrupter(held.locks()) : null;
 		try {
 			Object result = invocation.proceed();
-			LockState state = lock.state();
-			if (this.onLockLost == OnLockLost.FAIL && state != LockState.HELD) {
-				throw new LockLostException(lockPath, lock.fencingToken(), state, "The " + lock.mode() + " lock on '"
-						+ lockPath + "' (fencing token " + lock.fencingToken() + ") was " + state + " when "
-						+ definition.methodDescription() + " returned; its result was discarded "
-						+ "(zklock.on-lock-lost=fail)");
+			LockHandle lost = held.firstNotHeld();
+			if (lost != null && this.settings.onLockLost() == OnLockLost.FAIL) {
+				throw new LockLostException(lost.lockPath(), lost.fencingToken(), lost.state(), "The " + lost.mode()
+						+ " lock on '" + lost.lockPath() + "' (fencing token " + lost.fencingToken() + ") was "
+						+ lost.state() + " when " + definition.methodDescription()
+						+ " returned; its result was discarded (zklock.on-lock-lost=fail)");
 			}
 			return result;
 		}
@@ -94,26 +95,69 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			if (interrupter != null) {
 				interrupter.stop();
 			}
-			LockContext.pop();
-			ReleaseResult result = lock.release();
-			if (result == ReleaseResult.LOST || result == ReleaseResult.CLEANUP_PENDING) {
-				logger.warn("Releasing the " + lock.mode() + " lock on '" + lockPath + "' after "
-						+ definition.methodDescription() + ": " + result);
+			held.locks().forEach((lock) -> LockContext.pop());
+			if (!joinedTransaction || !TransactionSupport.releaseAfterCompletion(held::release)) {
+				held.release();
 			}
 		}
 	}
 
-	/** Interrupts the calling thread if its lock is lost while the method runs, never after. */
+	private Object invokeAsync(MethodInvocation invocation, AcquiredLocks held) throws Throwable {
+		Object result;
+		held.locks().forEach(LockContext::push);
+		try {
+			result = invocation.proceed();
+		}
+		catch (Throwable ex) {
+			held.release();
+			throw ex;
+		}
+		finally {
+			held.locks().forEach((lock) -> LockContext.pop());
+		}
+		if (result instanceof CompletionStage<?> stage) {
+			stage.whenComplete((value, error) -> held.release());
+		}
+		else {
+			held.release();
+		}
+		return result;
+	}
+
+	/**
+	 * Takes the locks for a synchronous or stage-returning call.
+	 * @return the locks, or {@code null} to skip the call
+	 */
+	private AcquiredLocks acquire(LockDefinition definition, List<ResolvedLock> targets, Duration wait) {
+		long start = System.nanoTime();
+		AcquiredLocks held = this.acquirer.acquire(definition, targets, wait);
+		if (held != null) {
+			return held;
+		}
+		if (definition.onFailure() == OnLockFailure.SKIP) {
+			Duration waited = Duration.ofNanos(System.nanoTime() - start);
+			if (logger.isDebugEnabled()) {
+				logger.debug("Skipped " + definition.methodDescription() + ": " + LockAcquirer
+					.timeout(definition, targets, wait)
+					.getMessage());
+			}
+			this.acquirer.reportSkipped(targets, waited);
+			return null;
+		}
+		throw LockAcquirer.timeout(definition, targets, wait);
+	}
+
+	/** Interrupts the calling thread if one of its locks is lost while the method runs, never after. */
 	private static final class LossInterrupter {
 
 		private final Thread thread = Thread.currentThread();
 
-		private final Runnable unregister;
+		private final List<Runnable> unregister;
 
 		private boolean running = true;
 
-		LossInterrupter(LockHandle lock) {
-			this.unregister = lock.onLost((handle) -> interrupt());
+		LossInterrupter(List<LockHandle> locks) {
+			this.unregister = locks.stream().map((lock) -> lock.onLost((handle) -> interrupt())).toList();
 		}
 
 		private synchronized void interrupt() {
@@ -124,28 +168,9 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
 		synchronized void stop() {
 			this.running = false;
-			this.unregister.run();
+			this.unregister.forEach(Runnable::run);
 		}
 
-	}
-
-	private Object invokeWithPermit(MethodInvocation invocation, LockDefinition definition, String path,
-			Duration wait) throws Throwable {
-		PermitLease lease = this.semaphores.get()
-			.tryAcquire(path, definition.permits(), wait)
-			.orElseThrow(() -> new LockAcquisitionException(path, "Could not acquire one of " + definition.permits()
-					+ " permits of semaphore '" + path + "' within " + wait.toMillis() + " ms for "
-					+ definition.methodDescription()));
-		try {
-			return invocation.proceed();
-		}
-		finally {
-			ReleaseResult result = lease.release();
-			if (result == ReleaseResult.LOST || result == ReleaseResult.CLEANUP_PENDING) {
-				logger.warn("Returning a permit of semaphore '" + path + "' after " + definition.methodDescription()
-						+ ": " + result);
-			}
-		}
 	}
 
 }

@@ -53,4 +53,10 @@ public @interface DistributedSemaphore {
 	 */
 	String waitTime() default "";
 
+	/**
+	 * What happens when no permit is acquired in time.
+	 * @return {@link OnLockFailure#THROW} unless set
+	 */
+	OnLockFailure onFailure() default OnLockFailure.THROW;
+
 }

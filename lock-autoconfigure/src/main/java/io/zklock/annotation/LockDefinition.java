@@ -1,27 +1,28 @@
 package io.zklock.annotation;
 
 import java.time.Duration;
-
-import io.zklock.lock.LockMode;
-
-import org.springframework.expression.Expression;
+import java.util.List;
 
 /**
- * A validated {@link DistributedLock} of one method.
+ * The validated lock annotations of one method.
  *
- * @param path the lock path from the annotation, without a leading {@code '/'}
- * @param key the parsed key expression, or {@code null} for none
- * @param keySource the key expression's text, for error messages
- * @param mode the lock mode
- * @param waitTime the wait from the annotation, or {@code null} for the default
+ * @param locks the locks ({@link DistributedLock}s, or one {@link DistributedSemaphore})
+ * @param waitTime the wait from the annotations (the longest), or {@code null} for the
+ * default
+ * @param onFailure what to do when the locks are not acquired in time
+ * @param permits for a {@link DistributedSemaphore}: its permit count; {@code 0} for locks
+ * @param returnKind how the method's result completes
  * @param methodDescription the method, as {@code Type.method(Params)}, for messages
- * @param permits for a {@link DistributedSemaphore}: its permit count; {@code 0} for a lock
  */
-record LockDefinition(String path, Expression key, String keySource, LockMode mode, Duration waitTime,
-		String methodDescription, int permits) {
+record LockDefinition(List<LockSpec> locks, Duration waitTime, OnLockFailure onFailure, int permits,
+		ReturnKind returnKind, String methodDescription) {
 
 	boolean isSemaphore() {
 		return this.permits > 0;
+	}
+
+	String annotationName() {
+		return isSemaphore() ? "@DistributedSemaphore" : "@DistributedLock";
 	}
 
 }

@@ -2,9 +2,12 @@ package io.zklock.annotation;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
@@ -15,29 +18,39 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.util.StringValueResolver;
 
 /**
- * Finds and validates the {@link DistributedLock} of a method, once per method. Invalid
- * annotations fail when the bean is proxied, that is at start-up, with a message naming the
- * method, the bad value and the fix.
+ * Finds and validates the {@link DistributedLock}s or {@link DistributedSemaphore} of a
+ * method, once per method. Invalid annotations fail when the bean is proxied, that is at
+ * start-up, with a message naming the method, the bad value and the fix.
  */
 final class LockDefinitionSource {
 
-	private static final LockDefinition NONE = new LockDefinition("", null, "", null, null, "", 0);
+	private static final LockDefinition NONE = new LockDefinition(List.of(), null, OnLockFailure.THROW, 0,
+			ReturnKind.SYNC, "");
 
 	private final SpelExpressionParser parser = new SpelExpressionParser();
 
 	private final String rootPath;
 
+	private final StringValueResolver placeholders;
+
 	private final Map<Method, LockDefinition> cache = new ConcurrentHashMap<>();
 
-	LockDefinitionSource(String rootPath) {
+	/**
+	 * Creates the source.
+	 * @param rootPath the lock root, for messages
+	 * @param placeholders resolves {@code ${…}} in wait times; {@code null} for none
+	 */
+	LockDefinitionSource(String rootPath, StringValueResolver placeholders) {
 		this.rootPath = rootPath;
+		this.placeholders = placeholders;
 	}
 
 	/**
 	 * The lock definition of {@code method} (the most specific method of the target class).
-	 * @throws IllegalStateException if the annotation is invalid
+	 * @throws IllegalStateException if an annotation is invalid
 	 */
 	Optional<LockDefinition> find(Method method) {
 		LockDefinition definition = this.cache.computeIfAbsent(method, this::parse);
@@ -45,29 +58,62 @@ final class LockDefinitionSource {
 	}
 
 	private LockDefinition parse(Method method) {
-		DistributedLock lock = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+		Set<DistributedLock> locks = AnnotatedElementUtils.findMergedRepeatableAnnotations(method,
+				DistributedLock.class, DistributedLocks.class);
 		DistributedSemaphore semaphore = AnnotatedElementUtils.findMergedAnnotation(method,
 				DistributedSemaphore.class);
-		if (lock == null && semaphore == null) {
+		if (locks.isEmpty() && semaphore == null) {
 			return NONE;
 		}
 		String description = describe(method);
-		if (lock != null && semaphore != null) {
+		if (!locks.isEmpty() && semaphore != null) {
 			throw new IllegalStateException(description + " carries both @DistributedLock and @DistributedSemaphore;"
 					+ " keep one of them");
 		}
-		if (lock != null) {
-			String at = "@DistributedLock on " + description;
-			return new LockDefinition(parsePath(lock.path(), at), parseKey(lock.key(), at), lock.key(), lock.mode(),
-					parseWait(lock.waitTime(), at), description, 0);
+		ReturnKind returnKind = ReturnKind.of(method.getReturnType());
+		if (semaphore != null) {
+			String at = "@DistributedSemaphore on " + description;
+			if (semaphore.permits() < 1) {
+				throw new IllegalStateException(at + " has permits = " + semaphore.permits()
+						+ ": a semaphore needs at least 1 permit");
+			}
+			checkSkip(semaphore.onFailure(), method, at);
+			LockSpec spec = new LockSpec(parsePath(semaphore.path(), at), parseKey(semaphore.key(), at),
+					semaphore.key(), null);
+			return new LockDefinition(List.of(spec), parseWait(semaphore.waitTime(), at), semaphore.onFailure(),
+					semaphore.permits(), returnKind, description);
 		}
-		String at = "@DistributedSemaphore on " + description;
-		if (semaphore.permits() < 1) {
-			throw new IllegalStateException(at + " has permits = " + semaphore.permits()
-					+ ": a semaphore needs at least 1 permit");
+		String at = "@DistributedLock on " + description;
+		List<LockSpec> specs = new ArrayList<>();
+		Duration wait = null;
+		Set<OnLockFailure> onFailure = locks.stream().map(DistributedLock::onFailure).collect(Collectors.toSet());
+		if (onFailure.size() > 1) {
+			throw new IllegalStateException("The @DistributedLock annotations on " + description
+					+ " disagree on onFailure " + onFailure + "; they are taken together, so give them one");
 		}
-		return new LockDefinition(parsePath(semaphore.path(), at), parseKey(semaphore.key(), at), semaphore.key(),
-				null, parseWait(semaphore.waitTime(), at), description, semaphore.permits());
+		for (DistributedLock lock : locks) {
+			specs.add(new LockSpec(parsePath(lock.path(), at), parseKey(lock.key(), at), lock.key(), lock.mode()));
+			Duration lockWait = parseWait(lock.waitTime(), at);
+			if (lockWait != null && (wait == null || lockWait.compareTo(wait) > 0)) {
+				wait = lockWait;
+			}
+		}
+		OnLockFailure policy = onFailure.iterator().next();
+		checkSkip(policy, method, at);
+		return new LockDefinition(List.copyOf(specs), wait, policy, 0, returnKind, description);
+	}
+
+	private static void checkSkip(OnLockFailure onFailure, Method method, String at) {
+		if (onFailure == OnLockFailure.SKIP && method.getReturnType().isPrimitive()
+				&& method.getReturnType() != void.class) {
+			throw new IllegalStateException(at + " has onFailure = SKIP but returns " + method.getReturnType()
+					+ ", which has no empty value: return its wrapper type (" + wrapperName(method.getReturnType())
+					+ "), an Optional, or use onFailure = THROW");
+		}
+	}
+
+	private static String wrapperName(Class<?> primitive) {
+		return org.springframework.util.ClassUtils.resolvePrimitiveIfNecessary(primitive).getSimpleName();
 	}
 
 	private String parsePath(String path, String at) {
@@ -92,13 +138,23 @@ final class LockDefinitionSource {
 		}
 	}
 
-	private static Duration parseWait(String waitTime, String at) {
-		if (waitTime.isBlank()) {
+	private Duration parseWait(String waitTime, String at) {
+		String text = waitTime.trim();
+		if (this.placeholders != null && text.contains("${")) {
+			try {
+				text = this.placeholders.resolveStringValue(text);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalStateException(at + " has a waitTime '" + waitTime + "' whose placeholder cannot be "
+						+ "resolved: " + ex.getMessage(), ex);
+			}
+		}
+		if (text == null || text.isBlank()) {
 			return null;
 		}
 		Duration wait;
 		try {
-			wait = DurationStyle.detectAndParse(waitTime.trim());
+			wait = DurationStyle.detectAndParse(text.trim());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException(at + " has an invalid waitTime '" + waitTime

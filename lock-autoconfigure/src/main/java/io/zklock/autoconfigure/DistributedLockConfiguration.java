@@ -1,12 +1,15 @@
 package io.zklock.autoconfigure;
 
+import io.zklock.annotation.AnnotationSettings;
 import io.zklock.annotation.DistributedLockAdvisor;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.SemaphoreByCurator;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
@@ -29,10 +32,18 @@ class DistributedLockConfiguration {
 			ObjectProvider<ILockByCurator> locks, ObjectProvider<SemaphoreByCurator> semaphores,
 			BeanFactory beanFactory) {
 		ZkLockProperties properties = Binder.get(environment).bindOrCreate("zklock", ZkLockProperties.class);
+		AnnotationSettings settings = new AnnotationSettings(properties.getDefaultWaitTime(),
+				properties.getOnLockLost(), properties.isReleaseAfterTransaction());
 		DistributedLockAdvisor advisor = new DistributedLockAdvisor(locks::getObject, semaphores::getObject,
-				properties.getRootPath(), properties.getDefaultWaitTime(), properties.getOnLockLost(), beanFactory);
+				properties.getRootPath(), settings, environment::resolveRequiredPlaceholders, beanFactory);
 		advisor.setOrder(properties.getAspectOrder());
 		return advisor;
+	}
+
+	@Bean
+	@ConditionalOnClass(name = "org.springframework.transaction.interceptor.TransactionAttributeSourceAdvisor")
+	static TransactionOrderCheck zkLockTransactionOrderCheck(ListableBeanFactory beanFactory) {
+		return new TransactionOrderCheck(beanFactory);
 	}
 
 }

@@ -42,6 +42,13 @@ public class ZkLockProperties {
 	 */
 	private OnLockLost onLockLost = OnLockLost.FAIL;
 
+	/**
+	 * Whether a @DistributedLock method that runs inside a transaction it did not start keeps
+	 * its lock until that transaction completes, so no other process reads uncommitted state
+	 * under the lock.
+	 */
+	private boolean releaseAfterTransaction = true;
+
 	private final Zookeeper zookeeper = new Zookeeper();
 
 	public boolean isEnabled() {
@@ -82,6 +89,14 @@ public class ZkLockProperties {
 
 	public void setOnLockLost(OnLockLost onLockLost) {
 		this.onLockLost = onLockLost;
+	}
+
+	public boolean isReleaseAfterTransaction() {
+		return this.releaseAfterTransaction;
+	}
+
+	public void setReleaseAfterTransaction(boolean releaseAfterTransaction) {
+		this.releaseAfterTransaction = releaseAfterTransaction;
 	}
 
 	public Zookeeper getZookeeper() {

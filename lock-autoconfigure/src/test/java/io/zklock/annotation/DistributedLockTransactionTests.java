@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.lock.ILockByCurator;
@@ -19,6 +20,8 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -41,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * lock is taken before the transaction begins and released after it commits or rolls back.
  */
 @Timeout(60)
+@ExtendWith(OutputCaptureExtension.class)
 class DistributedLockTransactionTests {
 
 	private static final String ACCOUNT = "a1";
@@ -111,7 +115,7 @@ class DistributedLockTransactionTests {
 	}
 
 	@Test
-	void negativeControlShouldShowBeginWithoutLockWhenTransactionAdvisorRunsOutside() {
+	void transactionAdvisorOutsideTheLockIsWarnedAboutAndTheLockStillOutlivesTheCommit(CapturedOutput output) {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
 			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString(),
@@ -120,9 +124,80 @@ class DistributedLockTransactionTests {
 			.run((context) -> {
 				AccountService.currentPath.set("accounts/" + ACCOUNT);
 				context.getBean(AccountService.class).deposit(ACCOUNT, 10, false);
+				// the transaction began before the lock, but the lock, having joined it, waits for its end
+				assertThat(context.getBean(Events.class).list()).containsExactly("begin lockHeld=false",
+						"committed lockHeld=true");
+				assertThat(context.getBean(ILockByCurator.class).isHeldByCurrentThread("accounts/" + ACCOUNT)).isFalse();
+			});
+		assertThat(output).containsOnlyOnce("The transaction advisor's order (0)")
+			.contains("zklock.aspect-order=100")
+			.contains("Set zklock.aspect-order lower than 0");
+	}
+
+	@Test
+	void negativeControlWithoutReleaseAfterTransactionReleasesBeforeTheCommit() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
+			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString(),
+					"zklock.aspect-order=100", "zklock.release-after-transaction=false")
+			.withUserConfiguration(TransactionOutsideConfiguration.class, TransactionBeans.class)
+			.run((context) -> {
+				AccountService.currentPath.set("accounts/" + ACCOUNT);
+				context.getBean(AccountService.class).deposit(ACCOUNT, 10, false);
 				assertThat(context.getBean(Events.class).list()).containsExactly("begin lockHeld=false",
 						"committed lockHeld=false");
 			});
+	}
+
+	@Test
+	void lockTakenInsideAnOuterTransactionIsReleasedAfterItCommits() {
+		this.contextRunner.run((context) -> {
+			AccountService.currentPath.set("accounts/" + ACCOUNT);
+			Events events = context.getBean(Events.class);
+			context.getBean(OuterService.class).transfer(ACCOUNT, false);
+			assertThat(events.list()).containsExactly("begin lockHeld=false", "inner returned lockHeld=true",
+					"committed lockHeld=true");
+			assertThat(context.getBean(ILockByCurator.class).isHeldByCurrentThread("accounts/" + ACCOUNT)).isFalse();
+		});
+	}
+
+	@Test
+	void lockTakenInsideAnOuterTransactionIsReleasedAfterItRollsBack() {
+		this.contextRunner.run((context) -> {
+			AccountService.currentPath.set("accounts/" + ACCOUNT);
+			Events events = context.getBean(Events.class);
+			assertThatExceptionOfType(IllegalStateException.class)
+				.isThrownBy(() -> context.getBean(OuterService.class).transfer(ACCOUNT, true));
+			assertThat(events.list()).containsExactly("begin lockHeld=false", "inner returned lockHeld=true",
+					"rolled back lockHeld=true");
+			assertThat(context.getBean(ILockByCurator.class).isHeldByCurrentThread("accounts/" + ACCOUNT)).isFalse();
+		});
+	}
+
+	static class OuterService {
+
+		private final AccountService accounts;
+
+		private final Events events;
+
+		private final ObjectProvider<ILockByCurator> locks;
+
+		OuterService(AccountService accounts, Events events, ObjectProvider<ILockByCurator> locks) {
+			this.accounts = accounts;
+			this.events = events;
+			this.locks = locks;
+		}
+
+		@Transactional
+		public void transfer(String account, boolean fail) {
+			this.accounts.deposit(account, 5, false);
+			this.events.add("inner returned lockHeld="
+					+ this.locks.getObject().isHeldByCurrentThread("accounts/" + account));
+			if (fail) {
+				throw new IllegalStateException("transfer failed on purpose");
+			}
+		}
+
 	}
 
 	static class Events {
@@ -253,6 +328,11 @@ class DistributedLockTransactionTests {
 		RecordingTransactionManager transactionManager(DataSource dataSource, Events events,
 				ObjectProvider<ILockByCurator> locks) {
 			return new RecordingTransactionManager(dataSource, events, locks);
+		}
+
+		@Bean
+		OuterService outerService(AccountService accounts, Events events, ObjectProvider<ILockByCurator> locks) {
+			return new OuterService(accounts, events, locks);
 		}
 
 		@Bean

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.zklock.annotation.AnnotationSettings;
 import io.zklock.annotation.DistributedLockAdvisor;
 import io.zklock.lock.AbstractLockByCurator;
 import io.zklock.lock.ExclusiveLockByCurator;
@@ -331,8 +332,8 @@ class ZkLockAutoConfigurationTests {
 
 		@Bean
 		static DistributedLockAdvisor userAdvisor() {
-			DistributedLockAdvisor advisor = new DistributedLockAdvisor(() -> null, () -> null, "/user-root", Duration.ZERO, null,
-					null);
+			DistributedLockAdvisor advisor = new DistributedLockAdvisor(() -> null, () -> null, "/user-root",
+					new AnnotationSettings(Duration.ZERO, null, true), null, null);
 			advisor.setOrder(5);
 			return advisor;
 		}
