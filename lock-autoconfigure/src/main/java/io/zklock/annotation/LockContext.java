@@ -1,7 +1,10 @@
 package io.zklock.annotation;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 
 import io.zklock.lock.LockHandle;
@@ -34,6 +37,17 @@ public final class LockContext {
 	 */
 	public static Optional<LockHandle> currentLock() {
 		return Optional.ofNullable(CURRENT.get().peek());
+	}
+
+	/**
+	 * Every lock held by the {@link DistributedLock} calls running on this thread, innermost
+	 * last; a method with several locks contributes them in the order it took them.
+	 * @return the locks, empty outside an annotated call
+	 */
+	public static List<LockHandle> currentLocks() {
+		List<LockHandle> locks = new ArrayList<>(CURRENT.get());
+		Collections.reverse(locks);
+		return List.copyOf(locks);
 	}
 
 	/**
