@@ -29,7 +29,7 @@ class CuratorClientConfiguration {
 	@Bean(destroyMethod = "close")
 	CuratorFramework zkLockCuratorFramework(ZkLockProperties properties, ZkLockConnectionDetails connectionDetails,
 			CuratorSafeNotifyExecutor safeNotifyExecutor, ObjectProvider<CuratorFrameworkCustomizer> customizers) {
-		return new CuratorClientFactory(properties.getZookeeper(), connectionDetails.getConnectString())
+		return new CuratorClientFactory(properties, connectionDetails.getConnectString())
 			.createAndStart(safeNotifyExecutor.getExecutor(), customizers.orderedStream().toList());
 	}
 

@@ -1,11 +1,14 @@
 package io.zklock.autoconfigure;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
+import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 
 /**
@@ -17,10 +20,13 @@ final class CuratorClientFactory {
 
 	private final ZkLockProperties.Zookeeper properties;
 
+	private final String rootPath;
+
 	private final String connectString;
 
-	CuratorClientFactory(ZkLockProperties.Zookeeper properties, String connectString) {
-		this.properties = properties;
+	CuratorClientFactory(ZkLockProperties properties, String connectString) {
+		this.properties = properties.getZookeeper();
+		this.rootPath = properties.getRootPath();
 		this.connectString = connectString;
 	}
 
@@ -36,7 +42,16 @@ final class CuratorClientFactory {
 			.retryPolicy(new BoundedExponentialBackoffRetry(
 					toMillis(retry.getBaseSleep(), "zklock.zookeeper.retry.base-sleep"),
 					toMillis(retry.getMaxSleep(), "zklock.zookeeper.retry.max-sleep"), retry.getMaxRetries()))
-			.runSafeService(safeNotifyExecutor);
+			.runSafeService(safeNotifyExecutor)
+			.connectionStateErrorPolicy(
+					(this.properties.getConnectionStateErrorPolicy() == ZkLockProperties.ConnectionStateErrorPolicy.SESSION)
+							? new SessionConnectionStateErrorPolicy() : new StandardConnectionStateErrorPolicy())
+			.zkClientConfig(ZooKeeperTlsConfig.create(this.properties.getSsl()));
+		ZkLockProperties.Auth auth = this.properties.getAuth();
+		if (auth.isConfigured()) {
+			builder.authorization(auth.getScheme(), auth.getCredentials().getBytes(StandardCharsets.UTF_8))
+				.aclProvider(new LockNodeAclProvider(builder.getNamespace(), this.rootPath));
+		}
 		customizers.forEach((customizer) -> customizer.customize(builder));
 		CuratorFramework client = builder.build();
 		client.start();
@@ -50,22 +65,28 @@ final class CuratorClientFactory {
 			Thread.currentThread().interrupt();
 			client.close();
 			throw new ZooKeeperConnectionException(this.connectString,
-					"Interrupted while connecting to ZooKeeper at '" + this.connectString + "'", ex);
+					"Interrupted while connecting to ZooKeeper at '" + this.connectString + "'.",
+					"Start the application again.", ex);
 		}
 		if (!connected) {
 			client.close();
-			throw new ZooKeeperConnectionException(this.connectString, "Could not connect to the ZooKeeper ensemble at '"
-					+ this.connectString + "' within " + this.properties.getBlockUntilConnected().toMillis()
-					+ " ms. Check that it is running and reachable and that zklock.zookeeper.connect-string is right;"
-					+ " to wait longer at start-up, raise zklock.zookeeper.block-until-connected.", null);
+			throw new ZooKeeperConnectionException(this.connectString,
+					"Could not connect to the ZooKeeper ensemble at '" + this.connectString + "' within "
+							+ this.properties.getBlockUntilConnected().toMillis() + " ms"
+							+ (this.properties.getSsl().isEnabled() ? " over TLS." : "."),
+					"Check that the ensemble is running and reachable and that zklock.zookeeper.connect-string is "
+							+ "right" + (this.properties.getSsl().isEnabled()
+									? " and serves TLS on that port (zklock.zookeeper.ssl.*)" : "")
+							+ "; to wait longer at start-up, raise zklock.zookeeper.block-until-connected.",
+					null);
 		}
 		return client;
 	}
 
 	private static int toMillis(java.time.Duration duration, String property) {
 		if (duration == null || duration.isNegative() || duration.toMillis() > Integer.MAX_VALUE) {
-			throw new IllegalArgumentException(
-					"Invalid " + property + "=" + duration + ": use a positive duration such as '15s'");
+			throw new ZkLockConfigurationException(property, "Invalid " + property + "=" + duration + ".",
+					"Set " + property + " to a positive duration such as '15s'.", null);
 		}
 		return (int) duration.toMillis();
 	}

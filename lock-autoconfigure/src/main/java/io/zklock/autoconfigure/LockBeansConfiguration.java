@@ -1,5 +1,7 @@
 package io.zklock.autoconfigure;
 
+import java.nio.charset.StandardCharsets;
+
 import org.apache.curator.framework.CuratorFramework;
 
 import io.zklock.lock.ExclusiveLockByCurator;
@@ -29,7 +31,20 @@ class LockBeansConfiguration {
 	@ConditionalOnMissingBean
 	LockCoordinator zkLockCoordinator(CuratorFramework curatorFramework, ZkLockProperties properties,
 			ObjectProvider<LockListener> listeners) {
-		LockCoordinator coordinator = new LockCoordinator(curatorFramework, properties.getRootPath());
+		String instanceId = properties.getInstanceId();
+		byte[] nodeData = (instanceId != null) ? instanceId.getBytes(StandardCharsets.UTF_8) : new byte[0];
+		LockCoordinator coordinator;
+		try {
+			coordinator = new LockCoordinator(curatorFramework, properties.getRootPath(), nodeData);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new ZkLockConfigurationException("zklock.root-path", ex.getMessage() + ".",
+					"Set zklock.root-path to an absolute ZooKeeper path such as '/locks'.", ex);
+		}
+		if (properties.getZookeeper().getAuth().isConfigured()) {
+			LockRootAclCheck.check(curatorFramework, coordinator.getRootPath(),
+					properties.getZookeeper().getAuth().isFailOnOpenAcl());
+		}
 		listeners.orderedStream().forEach(coordinator::addListener);
 		return coordinator;
 	}

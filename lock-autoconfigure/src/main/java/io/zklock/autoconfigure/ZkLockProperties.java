@@ -49,6 +49,12 @@ public class ZkLockProperties {
 	 */
 	private boolean releaseAfterTransaction = true;
 
+	/**
+	 * Text every lock node carries as its data, to tell holders apart (for example the host
+	 * and port of this instance). Empty for none; never the IP address by default.
+	 */
+	private String instanceId;
+
 	private final Zookeeper zookeeper = new Zookeeper();
 
 	public boolean isEnabled() {
@@ -89,6 +95,14 @@ public class ZkLockProperties {
 
 	public void setOnLockLost(OnLockLost onLockLost) {
 		this.onLockLost = onLockLost;
+	}
+
+	public String getInstanceId() {
+		return this.instanceId;
+	}
+
+	public void setInstanceId(String instanceId) {
+		this.instanceId = instanceId;
 	}
 
 	public boolean isReleaseAfterTransaction() {
@@ -135,9 +149,19 @@ public class ZkLockProperties {
 		 */
 		private Duration blockUntilConnected = Duration.ofSeconds(30);
 
+		/**
+		 * Which connection states put held locks in doubt: 'standard' (SUSPENDED and LOST) or
+		 * 'session' (only LOST, that is an expired session).
+		 */
+		private ConnectionStateErrorPolicy connectionStateErrorPolicy = ConnectionStateErrorPolicy.STANDARD;
+
 		private final Retry retry = new Retry();
 
 		private final Embedded embedded = new Embedded();
+
+		private final Auth auth = new Auth();
+
+		private final Ssl ssl = new Ssl();
 
 		public String getConnectString() {
 			return this.connectString;
@@ -179,8 +203,24 @@ public class ZkLockProperties {
 			this.blockUntilConnected = blockUntilConnected;
 		}
 
+		public ConnectionStateErrorPolicy getConnectionStateErrorPolicy() {
+			return this.connectionStateErrorPolicy;
+		}
+
+		public void setConnectionStateErrorPolicy(ConnectionStateErrorPolicy connectionStateErrorPolicy) {
+			this.connectionStateErrorPolicy = connectionStateErrorPolicy;
+		}
+
 		public Retry getRetry() {
 			return this.retry;
+		}
+
+		public Auth getAuth() {
+			return this.auth;
+		}
+
+		public Ssl getSsl() {
+			return this.ssl;
 		}
 
 		public Embedded getEmbedded() {
@@ -265,6 +305,166 @@ public class ZkLockProperties {
 
 		public void setPort(int port) {
 			this.port = port;
+		}
+
+	}
+
+	/**
+	 * Connection-state error policies of the Curator client.
+	 */
+	public enum ConnectionStateErrorPolicy {
+
+		/** SUSPENDED puts held locks in doubt and LOST loses them (Curator's default). */
+		STANDARD,
+
+		/** Only LOST (an expired session) loses held locks; SUSPENDED is ridden out. */
+		SESSION
+
+	}
+
+	/**
+	 * Authentication to ZooKeeper. With credentials set, lock nodes and their parents are
+	 * created readable and writable only by these credentials.
+	 */
+	public static class Auth {
+
+		/**
+		 * Authentication scheme, such as 'digest'.
+		 */
+		private String scheme = "digest";
+
+		/**
+		 * Credentials for the scheme, such as 'user:password' for digest. Never logged.
+		 */
+		private String credentials;
+
+		/**
+		 * Whether start-up fails, instead of logging a warning, when the lock root lets
+		 * anyone create or delete nodes under it.
+		 */
+		private boolean failOnOpenAcl;
+
+		public String getScheme() {
+			return this.scheme;
+		}
+
+		public void setScheme(String scheme) {
+			this.scheme = scheme;
+		}
+
+		public String getCredentials() {
+			return this.credentials;
+		}
+
+		public void setCredentials(String credentials) {
+			this.credentials = credentials;
+		}
+
+		public boolean isFailOnOpenAcl() {
+			return this.failOnOpenAcl;
+		}
+
+		public void setFailOnOpenAcl(boolean failOnOpenAcl) {
+			this.failOnOpenAcl = failOnOpenAcl;
+		}
+
+		/**
+		 * Whether credentials are set.
+		 * @return {@code true} if authentication is configured
+		 */
+		public boolean isConfigured() {
+			return this.credentials != null && !this.credentials.isEmpty();
+		}
+
+	}
+
+	/**
+	 * TLS to ZooKeeper, configured on the client only (no JVM-wide system properties).
+	 */
+	public static class Ssl {
+
+		/**
+		 * Whether to connect to ZooKeeper's secure client port over TLS (Netty client socket).
+		 */
+		private boolean enabled;
+
+		/**
+		 * Whether to check that the server's certificate matches its host name.
+		 */
+		private boolean hostnameVerification = true;
+
+		private final Store keyStore = new Store();
+
+		private final Store trustStore = new Store();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public boolean isHostnameVerification() {
+			return this.hostnameVerification;
+		}
+
+		public void setHostnameVerification(boolean hostnameVerification) {
+			this.hostnameVerification = hostnameVerification;
+		}
+
+		public Store getKeyStore() {
+			return this.keyStore;
+		}
+
+		public Store getTrustStore() {
+			return this.trustStore;
+		}
+
+	}
+
+	/**
+	 * A key store or trust store file.
+	 */
+	public static class Store {
+
+		/**
+		 * Path of the store file.
+		 */
+		private String location;
+
+		/**
+		 * Password of the store. Never logged.
+		 */
+		private String password;
+
+		/**
+		 * Type of the store: 'PKCS12', 'JKS' or 'PEM'; empty to detect it from the file name.
+		 */
+		private String type;
+
+		public String getLocation() {
+			return this.location;
+		}
+
+		public void setLocation(String location) {
+			this.location = location;
+		}
+
+		public String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(String password) {
+			this.password = password;
+		}
+
+		public String getType() {
+			return this.type;
+		}
+
+		public void setType(String type) {
+			this.type = type;
 		}
 
 	}

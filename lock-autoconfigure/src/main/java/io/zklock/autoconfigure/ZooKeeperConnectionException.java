@@ -4,18 +4,19 @@ package io.zklock.autoconfigure;
  * Thrown at start-up when zklock's Curator client could not reach the ZooKeeper ensemble
  * within {@code zklock.zookeeper.block-until-connected}.
  */
-public class ZooKeeperConnectionException extends RuntimeException {
+public class ZooKeeperConnectionException extends ZkLockStartupException {
 
 	private final String connectString;
 
 	/**
 	 * Creates the exception.
 	 * @param connectString the ensemble address that was tried
-	 * @param message what happened and which property to change
+	 * @param description what happened
+	 * @param action which property to change
 	 * @param cause the underlying failure, or {@code null}
 	 */
-	public ZooKeeperConnectionException(String connectString, String message, Throwable cause) {
-		super(message, cause);
+	public ZooKeeperConnectionException(String connectString, String description, String action, Throwable cause) {
+		super(description, action, cause);
 		this.connectString = connectString;
 	}
 

@@ -17,6 +17,8 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.zookeeper.server.embedded.ExitHandler;
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
 
+import io.zklock.autoconfigure.ZkLockConfigurationException;
+
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.util.ClassUtils;
 
@@ -44,8 +46,9 @@ public final class EmbeddedZooKeeperServer implements DisposableBean {
 	 */
 	public EmbeddedZooKeeperServer(int port) {
 		if (port < 0 || port > 65535) {
-			throw new IllegalArgumentException("Invalid zklock.zookeeper.embedded.port=" + port
-					+ ": use 0 for a free port, or a port between 1 and 65535");
+			throw new ZkLockConfigurationException("zklock.zookeeper.embedded.port",
+					"Invalid zklock.zookeeper.embedded.port=" + port + ".",
+					"Use 0 for a free port, or a port between 1 and 65535.", null);
 		}
 		requireServerLibraries();
 		int clientPort = (port != 0) ? port : freePort();

@@ -1,0 +1,61 @@
+package io.zklock.autoconfigure;
+
+import java.util.List;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+
+/**
+ * At start-up, with authentication configured: checks that the lock root does not let
+ * anyone ({@code world:anyone}) create or delete nodes under it, which would let any client
+ * delete a holder's lock node. Warns, or fails with
+ * {@code zklock.zookeeper.auth.fail-on-open-acl=true}. Fails when the configured
+ * credentials may not even read the root's ACL.
+ */
+final class LockRootAclCheck {
+
+	private static final Log logger = LogFactory.getLog(LockRootAclCheck.class);
+
+	private LockRootAclCheck() {
+	}
+
+	static void check(CuratorFramework client, String rootPath, boolean failOnOpenAcl) {
+		List<ACL> acl;
+		try {
+			if (client.checkExists().forPath(rootPath) == null) {
+				return;
+			}
+			acl = client.getACL().forPath(rootPath);
+		}
+		catch (KeeperException.NoAuthException ex) {
+			throw new ZkLockConfigurationException("zklock.zookeeper.auth.credentials",
+					"The credentials in zklock.zookeeper.auth.credentials may not read the ACL of the lock root "
+							+ rootPath + ": it was created by other credentials.",
+					"Use the credentials that created " + rootPath + ", or choose another zklock.root-path.", ex);
+		}
+		catch (Exception ex) {
+			throw new ZkLockConfigurationException("zklock.root-path",
+					"Could not read the ACL of the lock root " + rootPath + ": " + ex + ".",
+					"Check that the ensemble is reachable and zklock.root-path is right.", ex);
+		}
+		boolean open = acl.stream()
+			.anyMatch((entry) -> ZooDefs.Ids.ANYONE_ID_UNSAFE.equals(entry.getId())
+					&& (entry.getPerms() & (ZooDefs.Perms.CREATE | ZooDefs.Perms.DELETE)) != 0);
+		if (!open) {
+			return;
+		}
+		String description = "The lock root " + rootPath + " lets world:anyone create or delete nodes under it "
+				+ "(it was created without authentication), so any client can delete a holder's lock node.";
+		String action = "Re-create " + rootPath + " with these credentials (delete it while no lock is held), "
+				+ "or set its ACL to the authenticated id with setAcl.";
+		if (failOnOpenAcl) {
+			throw new ZkLockConfigurationException("zklock.zookeeper.auth.fail-on-open-acl", description, action, null);
+		}
+		logger.warn(description + " " + action + " (zklock.zookeeper.auth.fail-on-open-acl=true fails start-up instead.)");
+	}
+
+}

@@ -1,0 +1,98 @@
+package io.zklock.autoconfigure;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.common.ClientX509Util;
+
+/**
+ * Builds the {@link ZKClientConfig} of zklock's client from
+ * {@code zklock.zookeeper.ssl.*}: TLS over the Netty client socket, with the key and trust
+ * stores set on this client only, never as JVM-wide system properties. Stores are opened
+ * up front so that a wrong path or password fails start-up with a clear message instead of
+ * a connection that never comes up.
+ */
+final class ZooKeeperTlsConfig {
+
+	private static final String NETTY_SOCKET = "org.apache.zookeeper.ClientCnxnSocketNetty";
+
+	private ZooKeeperTlsConfig() {
+	}
+
+	static ZKClientConfig create(ZkLockProperties.Ssl ssl) {
+		ZKClientConfig config = new ZKClientConfig();
+		if (!ssl.isEnabled()) {
+			return config;
+		}
+		config.setProperty(ZKClientConfig.SECURE_CLIENT, "true");
+		config.setProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET, NETTY_SOCKET);
+		try (ClientX509Util x509 = new ClientX509Util()) {
+			config.setProperty(x509.getSslHostnameVerificationEnabledProperty(),
+					Boolean.toString(ssl.isHostnameVerification()));
+			apply(config, ssl.getKeyStore(), "zklock.zookeeper.ssl.key-store", x509.getSslKeystoreLocationProperty(),
+					x509.getSslKeystorePasswdProperty(), x509.getSslKeystoreTypeProperty());
+			apply(config, ssl.getTrustStore(), "zklock.zookeeper.ssl.trust-store",
+					x509.getSslTruststoreLocationProperty(), x509.getSslTruststorePasswdProperty(),
+					x509.getSslTruststoreTypeProperty());
+		}
+		return config;
+	}
+
+	private static void apply(ZKClientConfig config, ZkLockProperties.Store store, String prefix,
+			String locationKey, String passwordKey, String typeKey) {
+		if (store.getLocation() == null || store.getLocation().isBlank()) {
+			return;
+		}
+		Path path = Path.of(store.getLocation());
+		if (!Files.isReadable(path)) {
+			throw new ZkLockConfigurationException(prefix + ".location",
+					"The TLS store " + prefix + ".location=" + store.getLocation() + " does not exist or cannot be read.",
+					"Point " + prefix + ".location at a readable PKCS12, JKS or PEM file.", null);
+		}
+		check(store, path, prefix);
+		config.setProperty(locationKey, store.getLocation());
+		if (store.getPassword() != null) {
+			config.setProperty(passwordKey, store.getPassword());
+		}
+		if (store.getType() != null && !store.getType().isBlank()) {
+			config.setProperty(typeKey, store.getType());
+		}
+	}
+
+	/** Opens a PKCS12 or JKS store with its password (PEM files are read by ZooKeeper). */
+	private static void check(ZkLockProperties.Store store, Path path, String prefix) {
+		String type = (store.getType() != null && !store.getType().isBlank()) ? store.getType()
+				: typeFromName(path.getFileName().toString());
+		if (type == null || type.equalsIgnoreCase("PEM")) {
+			return;
+		}
+		try (InputStream in = Files.newInputStream(path)) {
+			KeyStore keyStore = KeyStore.getInstance(type.toUpperCase(java.util.Locale.ROOT));
+			keyStore.load(in, (store.getPassword() != null) ? store.getPassword().toCharArray() : null);
+		}
+		catch (Exception ex) {
+			throw new ZkLockConfigurationException(prefix + ".location",
+					"The TLS store " + prefix + ".location=" + store.getLocation() + " cannot be opened as " + type
+							+ ": " + ex.getMessage() + ".",
+					"Check " + prefix + ".password and " + prefix + ".type.", ex);
+		}
+	}
+
+	private static String typeFromName(String name) {
+		String lower = name.toLowerCase(java.util.Locale.ROOT);
+		if (lower.endsWith(".p12") || lower.endsWith(".pfx") || lower.endsWith(".pkcs12")) {
+			return "PKCS12";
+		}
+		if (lower.endsWith(".jks")) {
+			return "JKS";
+		}
+		if (lower.endsWith(".pem")) {
+			return "PEM";
+		}
+		return null;
+	}
+
+}
