@@ -5,6 +5,8 @@ import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
+import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.zklock.annotation.AnnotationSettings;
 import io.zklock.annotation.DistributedLockAdvisor;
@@ -23,20 +26,25 @@ import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.SharedLockByCurator;
 
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link ZkLockAutoConfiguration}.
  */
 @Timeout(60)
+@ExtendWith(OutputCaptureExtension.class)
 class ZkLockAutoConfigurationTests {
 
 	private static TestingServer server;
@@ -133,6 +141,44 @@ class ZkLockAutoConfigurationTests {
 						.isNotNull();
 				}
 			});
+	}
+
+	@Test
+	void shouldUseTheConfiguredConnectionStateErrorPolicy() {
+		this.contextRunner.run((context) -> assertThat(
+				context.getBean(CuratorFramework.class).getConnectionStateErrorPolicy())
+			.isInstanceOf(StandardConnectionStateErrorPolicy.class));
+		this.contextRunner.withPropertyValues("zklock.zookeeper.connection-state-error-policy=session")
+			.run((context) -> assertThat(context.getBean(CuratorFramework.class).getConnectionStateErrorPolicy())
+				.isInstanceOf(SessionConnectionStateErrorPolicy.class));
+	}
+
+	@Test
+	void lockNodesCarryTheInstanceIdAndNoAddressByDefault() {
+		this.contextRunner.run((context) -> {
+			try (LockHandle lock = context.getBean(ILockByCurator.class).acquire("data", LockMode.EXCLUSIVE)) {
+				assertThat(context.getBean(CuratorFramework.class).getData().forPath(lock.nodePath())).isEmpty();
+			}
+		});
+		this.contextRunner.withPropertyValues("zklock.instance-id=orders-7f9c:8080").run((context) -> {
+			try (LockHandle lock = context.getBean(ILockByCurator.class).acquire("data", LockMode.EXCLUSIVE)) {
+				assertThat(new String(context.getBean(CuratorFramework.class).getData().forPath(lock.nodePath()),
+						java.nio.charset.StandardCharsets.UTF_8))
+					.isEqualTo("orders-7f9c:8080");
+			}
+		});
+	}
+
+	@Test
+	void failureAnalyzerReportsStartUpFailuresWithoutAStackTraceWall(CapturedOutput output) {
+		SpringApplication application = new SpringApplication(EmptyConfiguration.class);
+		application.setWebApplicationType(org.springframework.boot.WebApplicationType.NONE);
+		assertThatExceptionOfType(Exception.class).isThrownBy(() -> application.run(
+				"--zklock.zookeeper.connect-string=127.0.0.1:1", "--zklock.zookeeper.block-until-connected=1s",
+				"--zklock.zookeeper.connection-timeout=500ms", "--spring.main.banner-mode=off"));
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Could not connect to the ZooKeeper ensemble at '127.0.0.1:1' within 1000 ms.")
+			.contains("raise zklock.zookeeper.block-until-connected");
 	}
 
 	@Test
@@ -253,6 +299,12 @@ class ZkLockAutoConfigurationTests {
 			.stream()
 			.filter((thread) -> thread.isAlive() && thread.getName().contains(part))
 			.count();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@org.springframework.boot.autoconfigure.ImportAutoConfiguration(ZkLockAutoConfiguration.class)
+	static class EmptyConfiguration {
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
