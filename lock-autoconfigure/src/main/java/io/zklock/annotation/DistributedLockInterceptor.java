@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import org.aopalliance.intercept.MethodInterceptor;
@@ -23,7 +24,7 @@ import org.springframework.core.BridgeMethodResolver;
  * resolves the lock paths, takes them within the wait time, exposes them through
  * {@link LockContext}, and releases them when the method's work is done: when it returns
  * or throws; after the transaction it joined completes; when its {@link CompletionStage}
- * completes; or, for Reactor publishers, on complete, error or cancel.
+ * completes (the stage the caller gets completes after the release); or, for Reactor publishers, on complete, error or cancel.
  */
 final class DistributedLockInterceptor implements MethodInterceptor {
 
@@ -115,13 +116,31 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		finally {
 			held.locks().forEach((lock) -> LockContext.pop());
 		}
-		if (result instanceof CompletionStage<?> stage) {
-			stage.whenComplete((value, error) -> held.release());
-		}
-		else {
+		if (!(result instanceof CompletionStage<?> stage)) {
 			held.release();
+			return result;
 		}
-		return result;
+		// the caller sees the stage complete only once the locks are released, so a follow-up
+		// call can take them at once; cancelling what the caller got cancels the method's stage
+		CompletableFuture<Object> released = new CompletableFuture<>();
+		stage.whenComplete((value, error) -> {
+			held.release();
+			if (error != null) {
+				released.completeExceptionally(error);
+			}
+			else {
+				released.complete(value);
+			}
+		});
+		if (!invocation.getMethod().getReturnType().isInstance(released)) {
+			return result;
+		}
+		released.whenComplete((value, error) -> {
+			if (released.isCancelled()) {
+				stage.toCompletableFuture().cancel(true);
+			}
+		});
+		return released;
 	}
 
 	/**

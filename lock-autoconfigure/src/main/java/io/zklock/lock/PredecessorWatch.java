@@ -103,6 +103,23 @@ final class PredecessorWatch implements Watcher {
 			paths = new HashSet<>(this.pendingPaths);
 			this.pendingPaths.clear();
 		}
+		if (paths.isEmpty()) {
+			return;
+		}
+		// an interrupted waiter must still take its watch off: ZooKeeper calls fail at once
+		// while the flag is set, so clear it for the removal and set it again afterwards
+		boolean interrupted = Thread.interrupted();
+		try {
+			removeWatches(paths);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private void removeWatches(Set<String> paths) {
 		for (String path : paths) {
 			try {
 				if (forget(path)) {

@@ -78,6 +78,18 @@ class DistributedLockAsyncTests {
 	}
 
 	@Test
+	void cancellingTheReturnedStageCancelsTheMethodsStageAndReleases() {
+		this.contextRunner.run((context) -> {
+			Reports reports = context.getBean(Reports.class);
+			CompletableFuture<String> pending = new CompletableFuture<>();
+			CompletableFuture<String> returned = reports.stage(pending).toCompletableFuture();
+			returned.cancel(true);
+			assertThat(pending).isCancelled();
+			assertThat(otherThreadCanLock(context, "stage")).isTrue();
+		});
+	}
+
+	@Test
 	void failedStageReleasesTheLockToo() {
 		this.contextRunner.run((context) -> {
 			Reports reports = context.getBean(Reports.class);

@@ -1,0 +1,119 @@
+package io.zklock.lock;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.curator.utils.ZookeeperFactory;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.admin.ZooKeeperAdmin;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * A ZooKeeper handle (a {@link ZooKeeperAdmin}, as Curator's default factory makes) that
+ * counts, for paths under one prefix, the lock-node creates, the {@code getChildren} calls
+ * (each one is a waiter re-checking the queue), the {@code getData} watches set, and the
+ * watch events delivered to those watches. Plugged into a Curator client with
+ * {@link #factory(Counters)}.
+ *
+ * <p>
+ * Only for tests that never remove a watch by watcher object: the watcher registered with
+ * ZooKeeper is a counting wrapper, which a removal by the original watcher would not find.
+ */
+final class CountingZooKeeper extends ZooKeeperAdmin {
+
+	private final Counters counters;
+
+	private CountingZooKeeper(String connectString, int sessionTimeout, Watcher watcher, boolean canBeReadOnly,
+			ZKClientConfig config, Counters counters) throws IOException {
+		super(connectString, sessionTimeout, watcher, canBeReadOnly, (config != null) ? config : new ZKClientConfig());
+		this.counters = counters;
+	}
+
+	/** A Curator {@link ZookeeperFactory} whose handles count into {@code counters}. */
+	static ZookeeperFactory factory(Counters counters) {
+		return new ZookeeperFactory() {
+
+			@Override
+			public org.apache.zookeeper.ZooKeeper newZooKeeper(String connectString, int sessionTimeout,
+					Watcher watcher, boolean canBeReadOnly) throws Exception {
+				return new CountingZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, null, counters);
+			}
+
+			@Override
+			public org.apache.zookeeper.ZooKeeper newZooKeeper(String connectString, int sessionTimeout,
+					Watcher watcher, boolean canBeReadOnly, ZKClientConfig config) throws Exception {
+				return new CountingZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, config, counters);
+			}
+
+		};
+	}
+
+	@Override
+	public String create(String path, byte[] data, List<ACL> acl, CreateMode createMode, Stat stat, long ttl)
+			throws KeeperException, InterruptedException {
+		if (this.counters.counts(path) && createMode.isSequential()) {
+			this.counters.lockNodeCreates.incrementAndGet();
+		}
+		return super.create(path, data, acl, createMode, stat, ttl);
+	}
+
+	@Override
+	public List<String> getChildren(String path, Watcher watcher, Stat stat)
+			throws KeeperException, InterruptedException {
+		// getChildren(path, boolean, Stat) delegates here, so each call is counted once
+		if (this.counters.counts(path)) {
+			this.counters.childrenReads.incrementAndGet();
+		}
+		return super.getChildren(path, watcher, stat);
+	}
+
+	@Override
+	public byte[] getData(String path, Watcher watcher, Stat stat) throws KeeperException, InterruptedException {
+		if (watcher == null || !this.counters.counts(path)) {
+			return super.getData(path, watcher, stat);
+		}
+		this.counters.dataWatchesSet.incrementAndGet();
+		Watcher counting = (event) -> {
+			if (event.getType() != Watcher.Event.EventType.None) {
+				this.counters.watchEvents.incrementAndGet();
+			}
+			watcher.process(event);
+		};
+		return super.getData(path, counting, stat);
+	}
+
+	/** What one client did under one path prefix (a ZooKeeper path, namespace included). */
+	static final class Counters {
+
+		private final String pathPrefix;
+
+		final AtomicInteger lockNodeCreates = new AtomicInteger();
+
+		final AtomicInteger childrenReads = new AtomicInteger();
+
+		final AtomicInteger dataWatchesSet = new AtomicInteger();
+
+		final AtomicInteger watchEvents = new AtomicInteger();
+
+		Counters(String pathPrefix) {
+			this.pathPrefix = pathPrefix;
+		}
+
+		boolean counts(String path) {
+			return path.equals(this.pathPrefix) || path.startsWith(this.pathPrefix + "/");
+		}
+
+		@Override
+		public String toString() {
+			return "creates=" + this.lockNodeCreates + ", getChildren=" + this.childrenReads + ", watches="
+					+ this.dataWatchesSet + ", events=" + this.watchEvents;
+		}
+
+	}
+
+}

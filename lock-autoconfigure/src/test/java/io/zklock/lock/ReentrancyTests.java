@@ -1,0 +1,251 @@
+package io.zklock.lock;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static io.zklock.lock.ZkTestSupport.AWAIT;
+import static io.zklock.lock.ZkTestSupport.NAMESPACE;
+import static io.zklock.lock.ZkTestSupport.ROOT;
+import static io.zklock.lock.ZkTestSupport.awaitQueued;
+import static io.zklock.lock.ZkTestSupport.basePath;
+import static io.zklock.lock.ZkTestSupport.lockNodes;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Reentrancy per thread and lock path, counted locally; thread-bound release; release of a
+ * handle from any thread, once.
+ */
+class ReentrancyTests {
+
+	private static TestingServer server;
+
+	private ZkTestSupport.Clients clients;
+
+	@BeforeAll
+	static void startServer() throws Exception {
+		server = ZkTestSupport.startServer();
+	}
+
+	@AfterAll
+	static void stopServer() throws Exception {
+		server.close();
+	}
+
+	@BeforeEach
+	void createClients() {
+		this.clients = new ZkTestSupport.Clients(server);
+	}
+
+	@AfterEach
+	void closeClients() {
+		this.clients.close();
+	}
+
+	@Test
+	@Timeout(30)
+	void shouldReenterWithoutNewNodeOrZooKeeperCall() throws Exception {
+		String path = "reentrant/nested";
+		CountingZooKeeper.Counters counters = new CountingZooKeeper.Counters("/" + NAMESPACE + basePath(path));
+		CuratorFramework client = this.clients.newClient(NAMESPACE, CountingZooKeeper.factory(counters));
+		ExclusiveLockByCurator lock = new ExclusiveLockByCurator(client, ROOT);
+
+		LockHandle outer = lock.acquire(path, LockMode.EXCLUSIVE);
+		List<String> nodes = lockNodes(client, path);
+		assertThat(nodes).hasSize(1);
+		String countsAfterFirst = counters.toString();
+
+		LockHandle middle = lock.acquire(path, LockMode.EXCLUSIVE);
+		LockHandle inner = lock.tryAcquire("/" + path, Duration.ZERO).orElseThrow();
+		assertThat(counters.toString()).as("reentrant acquires make no ZooKeeper call").isEqualTo(countsAfterFirst);
+		assertThat(lockNodes(client, path)).isEqualTo(nodes);
+		assertThat(List.of(middle, inner)).allSatisfy((handle) -> {
+			assertThat(handle.fencingToken()).isEqualTo(outer.fencingToken());
+			assertThat(handle.nodePath()).isEqualTo(outer.nodePath());
+			assertThat(handle.lockPath()).isEqualTo(path);
+		});
+
+		assertThat(inner.release()).isEqualTo(ReleaseResult.STILL_HELD);
+		assertThat(inner.isHeld()).isFalse();
+		assertThat(outer.isHeld()).isTrue();
+		assertThat(middle.release()).isEqualTo(ReleaseResult.STILL_HELD);
+		assertThat(lockNodes(client, path)).isEqualTo(nodes);
+		assertThat(lock.isHeldByCurrentThread(path)).isTrue();
+		assertThat(outer.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(lockNodes(client, path)).isEmpty();
+		assertThat(lock.isHeldByCurrentThread(path)).isFalse();
+	}
+
+	@Test
+	@Timeout(30)
+	void shouldShareReentrancyBetweenTheExclusiveAndSharedBeansOfOneCoordinator() {
+		String path = "reentrant/shared-coordinator";
+		CuratorFramework client = this.clients.newClient();
+		LockCoordinator coordinator = new LockCoordinator(client, ROOT);
+		ExclusiveLockByCurator exclusive = new ExclusiveLockByCurator(coordinator);
+		SharedLockByCurator shared = new SharedLockByCurator(coordinator);
+		LockHandle outer = exclusive.acquire(path, LockMode.EXCLUSIVE);
+		LockHandle inner = shared.tryAcquire(path, Duration.ZERO).orElseThrow();
+		assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
+		assertThat(shared.isHeldByCurrentThread(path)).isTrue();
+		assertThat(lockNodes(client, path)).hasSize(1);
+		assertThat(inner.release()).isEqualTo(ReleaseResult.STILL_HELD);
+		assertThat(outer.release()).isEqualTo(ReleaseResult.RELEASED);
+	}
+
+	@Test
+	@Timeout(30)
+	void shouldMakeAnotherThreadOfTheSameProcessWait() throws Exception {
+		String path = "reentrant/other-thread";
+		CuratorFramework client = this.clients.newClient();
+		ExclusiveLockByCurator lock = new ExclusiveLockByCurator(client, ROOT);
+		LockHandle held = lock.acquire(path, LockMode.EXCLUSIVE);
+
+		Future<Optional<LockHandle>> timedOut = this.clients
+			.background(() -> lock.tryAcquire(path, Duration.ofMillis(200)));
+		assertThat(timedOut.get(10, TimeUnit.SECONDS)).isEmpty();
+
+		Future<Long> waiter = this.clients.background(() -> {
+			try (LockHandle handle = lock.acquire(path, LockMode.EXCLUSIVE)) {
+				assertThat(lock.isHeldByCurrentThread(path)).isTrue();
+				return handle.fencingToken();
+			}
+		});
+		awaitQueued(client, path, 2);
+		assertThat(waiter).isNotDone();
+		assertThat(held.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(waiter.get(20, TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());
+	}
+
+	@Test
+	@Timeout(30)
+	void shouldNestThreadBoundAcquiresAndReleases() {
+		String path = "reentrant/thread-bound";
+		CuratorFramework client = this.clients.newClient();
+		ExclusiveLockByCurator lock = new ExclusiveLockByCurator(client, ROOT);
+		lock.acquireDistributedLock(path);
+		lock.acquireDistributedLock(path);
+		assertThat(lockNodes(client, path)).hasSize(1);
+		assertThat(lock.releaseDistributedLock(path)).isEqualTo(ReleaseResult.STILL_HELD);
+		assertThat(lock.releaseDistributedLock(path)).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(lockNodes(client, path)).isEmpty();
+	}
+
+	@Test
+	@Timeout(30)
+	void shouldRefuseAThreadBoundReleaseWithoutAHold() throws Exception {
+		String path = "reentrant/not-held";
+		ExclusiveLockByCurator lock = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		assertThatExceptionOfType(IllegalMonitorStateException.class)
+			.isThrownBy(() -> lock.releaseDistributedLock(path))
+			.withMessageContaining("'" + path + "'");
+
+		// a thread-bound lock belongs to the thread that took it
+		lock.acquireDistributedLock(path);
+		Future<?> otherThread = this.clients.background(() -> lock.releaseDistributedLock(path));
+		assertThatExceptionOfType(java.util.concurrent.ExecutionException.class)
+			.isThrownBy(() -> otherThread.get(10, TimeUnit.SECONDS))
+			.withCauseInstanceOf(IllegalMonitorStateException.class)
+			.withMessageContaining("'" + path + "'");
+		assertThat(lock.releaseDistributedLock(path)).isEqualTo(ReleaseResult.RELEASED);
+		assertThatExceptionOfType(IllegalMonitorStateException.class)
+			.isThrownBy(() -> lock.releaseDistributedLock(path));
+	}
+
+	@Test
+	@Timeout(30)
+	void shouldReleaseAHandleFromAnotherThread() throws Exception {
+		String path = "reentrant/any-thread";
+		CuratorFramework client = this.clients.newClient();
+		ExclusiveLockByCurator lock = new ExclusiveLockByCurator(client, ROOT);
+		ExclusiveLockByCurator otherProcess = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		LockHandle handle = lock.acquire(path, LockMode.EXCLUSIVE);
+
+		assertThat(this.clients.background(handle::release).get(10, TimeUnit.SECONDS))
+			.isEqualTo(ReleaseResult.RELEASED);
+		assertThat(handle.isHeld()).isFalse();
+		assertThat(lock.isHeldByCurrentThread(path)).isFalse();
+		assertThat(lockNodes(client, path)).isEmpty();
+		otherProcess.tryAcquire(path, Duration.ZERO).orElseThrow().release();
+		// the acquiring thread takes the lock anew, with a new node
+		LockHandle again = lock.tryAcquire(path, Duration.ZERO).orElseThrow();
+		assertThat(again.fencingToken()).isGreaterThan(handle.fencingToken());
+		again.release();
+	}
+
+	@Test
+	@Timeout(60)
+	void shouldRefuseToReenterALockWhoseSessionExpired() throws Exception {
+		String path = "reentrant/lost";
+		CuratorFramework client = this.clients.newClient();
+		ExclusiveLockByCurator lock = new ExclusiveLockByCurator(client, ROOT);
+		ExclusiveLockByCurator rival = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		LockHandle lost = lock.acquire(path, LockMode.EXCLUSIVE);
+		expireSession(client);
+		await().atMost(AWAIT).until(() -> !lost.isHeld());
+		LockHandle rivalHandle = rival.tryAcquire(path, Duration.ofSeconds(20)).orElseThrow();
+
+		// the thread still has the hold locally, but must not get the lock "again" from it
+		assertThatExceptionOfType(LockAcquisitionException.class)
+			.isThrownBy(() -> lock.tryAcquire(path, Duration.ofSeconds(1)))
+			.withMessageContaining("'" + path + "'");
+		AtomicBoolean ran = new AtomicBoolean();
+		assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(
+				() -> lock.executeLocked(path, LockMode.EXCLUSIVE, Duration.ofSeconds(1), (h) -> ran.getAndSet(true)));
+		assertThat(ran).as("callback ran while the rival holds the lock").isFalse();
+
+		assertThat(lost.release()).isEqualTo(ReleaseResult.LOST);
+		assertThat(rivalHandle.release()).isEqualTo(ReleaseResult.RELEASED);
+		LockHandle again = lock.tryAcquire(path, Duration.ofSeconds(20)).orElseThrow();
+		assertThat(again.fencingToken()).isGreaterThan(rivalHandle.fencingToken());
+		again.release();
+	}
+
+	/** Ends the client's session now: a twin handle on the same session id closes it. */
+	private static void expireSession(CuratorFramework client) throws Exception {
+		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+		ZooKeeper twin = new ZooKeeper(server.getConnectString(), 30_000, (event) -> {
+		}, zk.getSessionId(), zk.getSessionPasswd());
+		try {
+			await().atMost(AWAIT).until(() -> twin.getState().isConnected());
+		}
+		finally {
+			twin.close();
+		}
+	}
+
+	@Test
+	@Timeout(30)
+	void shouldReportAlreadyReleasedForASecondRelease() {
+		String path = "reentrant/twice";
+		CuratorFramework client = this.clients.newClient();
+		ExclusiveLockByCurator lock = new ExclusiveLockByCurator(client, ROOT);
+		LockHandle outer = lock.acquire(path, LockMode.EXCLUSIVE);
+		LockHandle inner = lock.acquire(path, LockMode.EXCLUSIVE);
+		assertThat(inner.release()).isEqualTo(ReleaseResult.STILL_HELD);
+		assertThat(inner.release()).as("a second release must not count the outer hold down")
+			.isEqualTo(ReleaseResult.ALREADY_RELEASED);
+		assertThat(outer.isHeld()).isTrue();
+		assertThat(lockNodes(client, path)).hasSize(1);
+		assertThat(outer.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(outer.release()).isEqualTo(ReleaseResult.ALREADY_RELEASED);
+		outer.close();
+		assertThat(lockNodes(client, path)).isEmpty();
+	}
+
+}

@@ -1,0 +1,254 @@
+package io.zklock.lock;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import ch.qos.logback.classic.Level;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.curator.utils.ZookeeperFactory;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.client.FourLetterWordMain;
+import org.apache.zookeeper.server.command.FourLetterCommands;
+import org.slf4j.LoggerFactory;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Shared fixtures of the lock-core tests: a real ZooKeeper server (curator-test
+ * {@link TestingServer}) on a free port with the four-letter words enabled, Curator clients
+ * that stand for separate processes, and probes of the server state (lock nodes, watches).
+ */
+final class ZkTestSupport {
+
+	/** The client namespace the product uses. */
+	static final String NAMESPACE = "zklock";
+
+	/** The lock root the product uses by default. */
+	static final String ROOT = "/locks";
+
+	static final Duration AWAIT = Duration.ofSeconds(20);
+
+	static {
+		// wchc/wchs/mntr are refused unless whitelisted; the whitelist is read once per JVM
+		System.setProperty("zookeeper.4lw.commands.whitelist", "*");
+		FourLetterCommands.resetWhiteList();
+		// without a logback-test.xml, logback logs ZooKeeper's server at DEBUG
+		quiet("org.apache.zookeeper");
+		quiet("org.apache.curator");
+	}
+
+	private ZkTestSupport() {
+	}
+
+	private static void quiet(String logger) {
+		if (LoggerFactory.getLogger(logger) instanceof ch.qos.logback.classic.Logger logback) {
+			logback.setLevel(Level.WARN);
+		}
+	}
+
+	static TestingServer startServer() throws Exception {
+		return startServer(Map.of());
+	}
+
+	/**
+	 * Starts a server on a free port.
+	 * @param customProperties extra {@code zoo.cfg} properties
+	 */
+	static TestingServer startServer(Map<String, Object> customProperties) throws Exception {
+		Map<String, Object> properties = new HashMap<>(customProperties);
+		properties.put("4lw.commands.whitelist", "*");
+		InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, -1, -1, properties);
+		return new TestingServer(spec, true);
+	}
+
+	/** The ZooKeeper path (inside the namespace) of a lock path's lock nodes. */
+	static String basePath(String lockPath) {
+		return ZKPaths.makePath(ROOT, lockPath);
+	}
+
+	/** The lock-node names under a lock path, in queue order; empty if the path does not exist. */
+	static List<String> lockNodes(CuratorFramework client, String lockPath) {
+		try {
+			List<String> children = client.getChildren().forPath(basePath(lockPath));
+			return LockNodeName.sortedLockNodes(children).stream().map(LockNodeName::name).toList();
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** All children (lock nodes or not) under a lock path; empty if the path does not exist. */
+	static List<String> children(CuratorFramework client, String path) {
+		try {
+			return client.getChildren().forPath(path);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** Waits until {@code count} lock nodes are queued under the lock path. */
+	static void awaitQueued(CuratorFramework client, String lockPath, int count) {
+		await().atMost(AWAIT).until(() -> lockNodes(client, lockPath).size() == count);
+	}
+
+	static String fourLetterWord(TestingServer server, String word) {
+		try {
+			return FourLetterWordMain.send4LetterWord("127.0.0.1", server.getPort(), word);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** The number of watches the server keeps, over all sessions ({@code mntr zk_watch_count}). */
+	static int serverWatchCount(TestingServer server) {
+		String mntr = fourLetterWord(server, "mntr");
+		for (String line : mntr.split("\n")) {
+			String[] parts = line.trim().split("\\s+");
+			if (parts.length == 2 && parts[0].equals("zk_watch_count")) {
+				return Integer.parseInt(parts[1]);
+			}
+		}
+		throw new IllegalStateException("No zk_watch_count in mntr output (is 4lw whitelisted?): " + mntr);
+	}
+
+	/** The paths the server keeps watches on, one entry per session and path ({@code wchc}). */
+	static List<String> serverWatchedPaths(TestingServer server) {
+		String wchc = fourLetterWord(server, "wchc");
+		List<String> paths = new ArrayList<>();
+		for (String line : wchc.split("\n")) {
+			if (line.startsWith("\t")) {
+				paths.add(line.trim());
+			}
+		}
+		return paths;
+	}
+
+	/** The server-side watches on lock nodes, one entry per session and watched path. */
+	static List<String> serverLockWatches(TestingServer server) {
+		String prefix = "/" + NAMESPACE + ROOT + "/";
+		return serverWatchedPaths(server).stream().filter((path) -> path.startsWith(prefix)).toList();
+	}
+
+	/**
+	 * The Curator clients of one test, each standing for a separate process, and the threads
+	 * that contend for locks in the background; {@link #close()} interrupts the threads and
+	 * closes the clients.
+	 */
+	static final class Clients implements AutoCloseable {
+
+		private final TestingServer server;
+
+		private final ExecutorService threads = Executors.newCachedThreadPool((r) -> {
+			Thread thread = new Thread(r, "test-contender");
+			thread.setDaemon(true);
+			return thread;
+		});
+
+		private final List<CuratorFramework> clients = Collections.synchronizedList(new ArrayList<>());
+
+		private final List<ExecutorService> executors = Collections.synchronizedList(new ArrayList<>());
+
+		Clients(TestingServer server) {
+			this.server = server;
+		}
+
+		/** A started client with the product's namespace. */
+		CuratorFramework newClient() {
+			return newClient(NAMESPACE, null);
+		}
+
+		/**
+		 * A started client.
+		 * @param namespace the namespace, or {@code null} for none
+		 * @param zookeeperFactory a factory for the ZooKeeper handle, or {@code null} for Curator's
+		 */
+		CuratorFramework newClient(String namespace, ZookeeperFactory zookeeperFactory) {
+			// Curator 5.9.0 leaks its SafeNotifyService thread on close: bring our own
+			ExecutorService safeService = Executors.newSingleThreadExecutor((r) -> {
+				Thread thread = new Thread(r, "test-curator-safe-notify");
+				thread.setDaemon(true);
+				return thread;
+			});
+			CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+				.connectString(this.server.getConnectString())
+				.sessionTimeoutMs(30_000)
+				.connectionTimeoutMs(10_000)
+				.retryPolicy(new RetryOneTime(100))
+				// no /zookeeper/config watch per client: the server's watch count is then the
+				// lock watches alone
+				.ensembleTracker(false)
+				.runSafeService(safeService);
+			if (namespace != null) {
+				builder.namespace(namespace);
+			}
+			if (zookeeperFactory != null) {
+				builder.zookeeperFactory(zookeeperFactory);
+			}
+			CuratorFramework client = builder.build();
+			client.start();
+			this.executors.add(safeService);
+			this.clients.add(client);
+			try {
+				if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
+					throw new IllegalStateException("Client did not connect to " + this.server.getConnectString());
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+			return client;
+		}
+
+		/** Runs {@code work} on a new background thread. */
+		<T> Future<T> background(Callable<T> work) {
+			return this.threads.submit(work);
+		}
+
+		@Override
+		public void close() {
+			this.threads.shutdownNow();
+			List<CuratorFramework> toClose;
+			synchronized (this.clients) {
+				toClose = new ArrayList<>(this.clients);
+				this.clients.clear();
+			}
+			for (CuratorFramework client : toClose) {
+				client.close();
+			}
+			synchronized (this.executors) {
+				this.executors.forEach(ExecutorService::shutdownNow);
+				this.executors.clear();
+			}
+		}
+
+	}
+
+}
