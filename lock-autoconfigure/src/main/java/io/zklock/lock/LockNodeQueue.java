@@ -1,5 +1,6 @@
 package io.zklock.lock;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -27,6 +28,9 @@ import org.apache.zookeeper.data.Stat;
  */
 final class LockNodeQueue {
 
+	/** ZooKeeper calls of an acquire may run this long even when its wait is shorter. */
+	private static final Duration MIN_CALL_TIME = Duration.ofSeconds(1);
+
 	private final CuratorFramework client;
 
 	private final byte[] nodeData;
@@ -41,17 +45,19 @@ final class LockNodeQueue {
 
 	/**
 	 * Queues for the lock at {@code basePath}.
-	 * @return the held node, or {@code null} if the deadline passed first (nothing is left behind)
+	 * @return the held node, or {@code null} if the deadline passed first, also during a
+	 * ZooKeeper call (nothing is left behind)
 	 * @throws Exception on interrupt or a ZooKeeper failure (nothing is left behind)
 	 */
 	HeldNode acquire(String basePath, LockMode mode, Deadline deadline) throws Exception {
 		PredecessorWatch watch = new PredecessorWatch(this.client, this.watchersByPath);
+		Deadline calls = deadline.atLeast(MIN_CALL_TIME);
 		HeldNode ours = null;
 		boolean held = false;
 		try {
 			while (true) {
 				if (ours == null) {
-					ours = createNode(basePath, mode);
+					ours = CallDeadline.run(calls, () -> createNode(basePath, mode));
 					if (ours == null) {
 						// the session changed during the create: the node was of the old session
 						if (deadline.hasPassed()) {
@@ -60,7 +66,8 @@ final class LockNodeQueue {
 						continue;
 					}
 				}
-				List<LockNodeName> queue = LockNodeName.sortedLockNodes(this.client.getChildren().forPath(basePath));
+				List<String> children = CallDeadline.run(calls, () -> this.client.getChildren().forPath(basePath));
+				List<LockNodeName> queue = LockNodeName.sortedLockNodes(children);
 				int index = LockNodeName.indexOf(queue, ZKPaths.getNodeFromPath(ours.nodePath()));
 				if (index < 0 || currentSessionId() != ours.sessionId()) {
 					// our node died with an expired session (a lagging follower may still list it):
@@ -78,7 +85,9 @@ final class LockNodeQueue {
 					if (remaining <= 0) {
 						return null;
 					}
-					if (watch.watch(ZKPaths.makePath(basePath, blocker.name())) && !watch.await(remaining)) {
+					String blockerPath = ZKPaths.makePath(basePath, blocker.name());
+					if (CallDeadline.run(calls, () -> watch.watch(blockerPath))
+							&& !watch.await(deadline.remainingNanos())) {
 						return null;
 					}
 				}
@@ -86,6 +95,9 @@ final class LockNodeQueue {
 					return null;
 				}
 			}
+		}
+		catch (CallDeadline.DeadlineExceededException ex) {
+			return null;
 		}
 		finally {
 			watch.removeRemaining();
@@ -157,8 +169,18 @@ final class LockNodeQueue {
 		}
 	}
 
+	/** Deletes an abandoned node: in the background when disconnected, so giving up never blocks. */
 	private void deleteQuietly(String nodePath) {
-		delete(nodePath);
+		if (this.client.getZookeeperClient().isConnected()) {
+			delete(nodePath);
+			return;
+		}
+		try {
+			this.client.delete().guaranteed().inBackground().forPath(nodePath);
+		}
+		catch (Exception ex) {
+			// Curator's guaranteed delete keeps retrying; the node also dies with the session
+		}
 	}
 
 	/** A lock node this process created and holds: its full path, fencing token and session. */

@@ -48,16 +48,23 @@ final class PredecessorWatch implements Watcher {
 	 * @return {@code false} if the node is already gone (no watch is then left on the server)
 	 */
 	boolean watch(String path) throws Exception {
-		try {
-			this.client.getData().usingWatcher(this).forPath(path);
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return false;
-		}
+		// noted before the call: a call cut off by its deadline may still set the watch, which
+		// removeRemaining() then takes off
 		synchronized (this) {
 			if (this.pendingPaths.add(path)) {
 				this.watchersByPath.merge(path, 1, Integer::sum);
 			}
+		}
+		try {
+			this.client.getData().usingWatcher(this).forPath(path);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			synchronized (this) {
+				if (this.pendingPaths.remove(path)) {
+					forget(path);
+				}
+			}
+			return false;
 		}
 		return true;
 	}

@@ -171,7 +171,7 @@ class LockCleanupTests {
 		awaitQueued(holderClient, path, 2);
 		Future<Optional<LockHandle>> middleWaiter = this.clients.background(() -> {
 			middleMayGiveUp.await();
-			return middle.tryAcquire(path, Duration.ofMillis(500));
+			return middle.tryAcquire(path, Duration.ofSeconds(3));
 		});
 		middleMayGiveUp.countDown();
 		awaitQueued(holderClient, path, 3);

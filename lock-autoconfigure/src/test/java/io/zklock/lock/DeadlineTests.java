@@ -1,0 +1,89 @@
+package io.zklock.lock;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A wait bounds the whole acquire, ZooKeeper round trips and Curator's retries included:
+ * with the ensemble gone, a client whose every call would retry for a minute still gives up
+ * when its wait runs out, and leaves nothing behind once the ensemble is back.
+ */
+@Timeout(120)
+class DeadlineTests {
+
+	private TestingServer server;
+
+	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
+
+	@BeforeEach
+	void start() throws Exception {
+		this.server = new TestingServer(true);
+	}
+
+	@AfterEach
+	void stop() throws Exception {
+		this.clients.forEach(CuratorFramework::close);
+		this.server.close();
+	}
+
+	@Test
+	void waitBoundsZooKeeperCallsWhileTheEnsembleIsAway() throws Exception {
+		// 15 s connection timeout and 3 retries: one call alone could block for about a minute
+		CuratorFramework client = client(15_000);
+		LockCoordinator locks = new LockCoordinator(client, "/locks");
+		locks.tryAcquire("warmup", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow().release();
+		this.server.stop();
+
+		long start = System.nanoTime();
+		Optional<LockHandle> lock = locks.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(1));
+		long tookMs = (System.nanoTime() - start) / 1_000_000;
+		System.out.println("[deadline] 1 s wait with the ensemble away returned after " + tookMs + " ms");
+		assertThat(lock).isEmpty();
+		assertThat(tookMs).as("bounded by the wait, not by Curator's retries").isLessThan(10_000);
+		assertThat(Thread.currentThread().isInterrupted()).as("no stray interrupt").isFalse();
+
+		this.server.restart();
+		CuratorFramework observer = client(5_000);
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> observer.checkExists().forPath("/locks/jobs") == null
+					|| observer.getChildren().forPath("/locks/jobs").isEmpty());
+		LockHandle after = locks.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(10)).orElseThrow();
+		after.release();
+	}
+
+	@Test
+	void unlimitedWaitIsNotCutOff() throws Exception {
+		CuratorFramework client = client(15_000);
+		LockCoordinator locks = new LockCoordinator(client, "/locks");
+		assertThat(locks.tryAcquire("jobs", LockMode.EXCLUSIVE, null)).isPresent().get().satisfies(LockHandle::release);
+	}
+
+	private CuratorFramework client(int connectionTimeoutMs) throws InterruptedException {
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(this.server.getConnectString())
+			.namespace("zklock")
+			.sessionTimeoutMs(30_000)
+			.connectionTimeoutMs(connectionTimeoutMs)
+			.retryPolicy(new RetryNTimes(3, 1000))
+			.build();
+		client.start();
+		client.blockUntilConnected();
+		this.clients.add(client);
+		return client;
+	}
+
+}
