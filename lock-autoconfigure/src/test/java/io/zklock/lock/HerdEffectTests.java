@@ -183,4 +183,48 @@ class HerdEffectTests {
 		}
 	}
 
+	@Test
+	@Timeout(60)
+	void threadsOfOneProcessAreWokenOnePerReleaseToo() throws Exception {
+		String path = "herd/same-process";
+		String zkBasePath = "/" + NAMESPACE + basePath(path);
+		CuratorFramework holderClient = this.clients.newClient();
+		LockHandle holder = new ExclusiveLockByCurator(holderClient, ROOT).acquire(path, LockMode.EXCLUSIVE);
+		CountingZooKeeper.Counters count = new CountingZooKeeper.Counters(zkBasePath);
+		ExclusiveLockByCurator shared = new ExclusiveLockByCurator(
+				this.clients.newClient(NAMESPACE, CountingZooKeeper.factory(count)), ROOT);
+		List<CountDownLatch> granted = new ArrayList<>();
+		List<CountDownLatch> mayRelease = new ArrayList<>();
+		List<Future<ReleaseResult>> waiters = new ArrayList<>();
+		for (int i = 0; i < WAITERS; i++) {
+			CountDownLatch grant = new CountDownLatch(1);
+			CountDownLatch release = new CountDownLatch(1);
+			granted.add(grant);
+			mayRelease.add(release);
+			waiters.add(this.clients.background(() -> {
+				LockHandle handle = shared.acquire(path, LockMode.EXCLUSIVE);
+				grant.countDown();
+				release.await();
+				return handle.release();
+			}));
+			awaitQueued(holderClient, path, i + 2);
+		}
+		await().atMost(AWAIT).until(() -> serverLockWatches(server).size() == WAITERS);
+		assertThat(count.childrenReads).hasValue(WAITERS);
+		assertThat(count.watchEvents).hasValue(0);
+
+		holder.release();
+		for (int round = 0; round < WAITERS; round++) {
+			assertThat(granted.get(round).await(20, TimeUnit.SECONDS)).as("thread %d granted", round).isTrue();
+			// one release: one event in the whole process, one re-read of the queue
+			assertThat(count.watchEvents).hasValue(round + 1);
+			assertThat(count.childrenReads).hasValue(WAITERS + round + 1);
+			mayRelease.get(round).countDown();
+		}
+		for (Future<ReleaseResult> waiter : waiters) {
+			assertThat(waiter.get(20, TimeUnit.SECONDS)).isEqualTo(ReleaseResult.RELEASED);
+		}
+		assertThat(serverLockWatches(server)).isEmpty();
+	}
+
 }
