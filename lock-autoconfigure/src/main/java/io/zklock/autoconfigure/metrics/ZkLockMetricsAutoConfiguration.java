@@ -1,0 +1,50 @@
+package io.zklock.autoconfigure.metrics;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.curator.framework.CuratorFramework;
+
+import io.zklock.autoconfigure.ZkLockAutoConfiguration;
+import io.zklock.lock.LockCoordinator;
+import io.zklock.metrics.HeldLocksMeterBinder;
+import io.zklock.metrics.LockMetricsListener;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} for zklock's Micrometer meters:
+ * {@link LockMetricsListener} (acquire and hold timers, lost and skipped counters) and
+ * {@link HeldLocksMeterBinder} (held-locks gauge). Needs {@code micrometer-core} and a
+ * {@link MeterRegistry} bean.
+ *
+ * @author zklock
+ */
+@AutoConfiguration(after = ZkLockAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@ConditionalOnClass({ CuratorFramework.class, MeterRegistry.class })
+@ConditionalOnBooleanProperty(name = "zklock.enabled", matchIfMissing = true)
+@ConditionalOnBean({ LockCoordinator.class, MeterRegistry.class })
+public final class ZkLockMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockMetricsListener zkLockMetricsListener(ObjectProvider<MeterRegistry> meterRegistry) {
+		// looked up at the first event: the coordinator collects its listeners early
+		return new LockMetricsListener(SingletonSupplier.of(meterRegistry::getIfUnique));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	HeldLocksMeterBinder zkLockHeldLocksMeterBinder(LockCoordinator coordinator) {
+		return new HeldLocksMeterBinder(coordinator);
+	}
+
+}

@@ -1,0 +1,186 @@
+package io.zklock.autoconfigure.metrics;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.zklock.autoconfigure.ZkLockAutoConfiguration;
+import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockMode;
+import io.zklock.metrics.HeldLocksMeterBinder;
+import io.zklock.metrics.LockMetricsListener;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link ZkLockMetricsAutoConfiguration}: Boot's simple registry records the
+ * meters of real locks on a real ZooKeeper server.
+ */
+@Timeout(60)
+class ZkLockMetricsAutoConfigurationTests {
+
+	private static TestingServer server;
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, ZkLockMetricsAutoConfiguration.class,
+				MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+				CompositeMeterRegistryAutoConfiguration.class))
+		.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString());
+
+	private final ExecutorService otherThread = Executors.newSingleThreadExecutor();
+
+	@BeforeAll
+	static void startServer() throws Exception {
+		server = new TestingServer(true);
+	}
+
+	@AfterAll
+	static void stopServer() throws Exception {
+		server.close();
+	}
+
+	@AfterEach
+	void stopOtherThread() throws InterruptedException {
+		this.otherThread.shutdownNow();
+		assertThat(this.otherThread.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void shouldRecordAcquireHoldAndHeldLocksGauge() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(LockMetricsListener.class).hasSingleBean(HeldLocksMeterBinder.class);
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
+			assertThat(registry.get("zklock.locks.held").gauge().value()).isZero();
+			try (LockHandle lock = coordinator.tryAcquire("orders/42", LockMode.WRITE, Duration.ofSeconds(5), "orders")
+				.orElseThrow()) {
+				assertThat(registry.get("zklock.locks.held").gauge().value()).isEqualTo(1);
+				// a reentrant acquire is no new wait
+				coordinator.tryAcquire("orders/42", LockMode.READ, Duration.ofSeconds(5), "orders").orElseThrow().close();
+			}
+			Timer acquire = registry.get("zklock.acquire")
+				.tags("lock", "orders", "mode", "write", "outcome", "acquired")
+				.timer();
+			assertThat(acquire.count()).isEqualTo(1);
+			assertThat(registry.get("zklock.held").tags("lock", "orders", "mode", "write").timer().count())
+				.isEqualTo(1);
+			assertThat(registry.get("zklock.locks.held").gauge().value()).isZero();
+		});
+	}
+
+	@Test
+	void shouldTagTimedOutAcquiresAndCountSkippedCalls() {
+		this.contextRunner.run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
+			try (LockHandle lock = coordinator.tryAcquire("jobs/nightly", LockMode.EXCLUSIVE, Duration.ofSeconds(5))
+				.orElseThrow()) {
+				Optional<LockHandle> other = CompletableFuture
+					.supplyAsync(() -> coordinator.tryAcquire("jobs/nightly", LockMode.EXCLUSIVE,
+							Duration.ofMillis(100)), this.otherThread)
+					.get(20, TimeUnit.SECONDS);
+				assertThat(other).isEmpty();
+			}
+			coordinator.reportSkipped("jobs/nightly", "jobs", LockMode.EXCLUSIVE, Duration.ZERO);
+			Timer timedOut = registry.get("zklock.acquire")
+				.tags("lock", "jobs", "mode", "exclusive", "outcome", "timeout")
+				.timer();
+			assertThat(timedOut.count()).isEqualTo(1);
+			assertThat(timedOut.totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(100);
+			assertThat(registry.get("zklock.skipped").tags("lock", "jobs", "mode", "exclusive").counter().count())
+				.isEqualTo(1);
+		});
+	}
+
+	@Test
+	void shouldTagInterruptedAcquiresAsErrors() {
+		this.contextRunner.run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
+			try (LockHandle lock = coordinator.tryAcquire("jobs/interrupted", LockMode.EXCLUSIVE, Duration.ofSeconds(5))
+				.orElseThrow()) {
+				CompletableFuture<?> waiter = CompletableFuture.runAsync(() -> {
+					Thread.currentThread().interrupt();
+					coordinator.tryAcquire("jobs/interrupted", LockMode.EXCLUSIVE, Duration.ofSeconds(10));
+				}, this.otherThread);
+				assertThat(waiter).failsWithin(Duration.ofSeconds(20));
+			}
+			assertThat(registry.get("zklock.acquire")
+				.tags("lock", "jobs", "mode", "exclusive", "outcome", "error")
+				.timer()
+				.count()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void shouldNotCreateMetricsWithoutMeterRegistry() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, ZkLockMetricsAutoConfiguration.class))
+			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(LockMetricsListener.class)
+				.doesNotHaveBean(HeldLocksMeterBinder.class));
+	}
+
+	@Test
+	void shouldBackOffCleanlyWithoutMicrometer() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, ZkLockMetricsAutoConfiguration.class))
+			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
+			.withClassLoader(new FilteredClassLoader("io.micrometer"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed()
+					.doesNotHaveBean(LockMetricsListener.class)
+					.doesNotHaveBean(HeldLocksMeterBinder.class);
+				LockCoordinator coordinator = context.getBean(LockCoordinator.class);
+				coordinator.tryAcquire("plain", LockMode.EXCLUSIVE, Duration.ofSeconds(5)).orElseThrow().close();
+			});
+	}
+
+	@Test
+	void shouldBackOffWhenUserDefinesListener() {
+		this.contextRunner.withUserConfiguration(CustomListenerConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(LockMetricsListener.class).hasBean("customLockMetricsListener");
+		});
+	}
+
+	@Test
+	void shouldNotCreateMetricsWhenZkLockIsDisabled() {
+		this.contextRunner.withPropertyValues("zklock.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockMetricsListener.class));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	private static final class CustomListenerConfiguration {
+
+		@Bean
+		LockMetricsListener customLockMetricsListener() {
+			return new LockMetricsListener(new SimpleMeterRegistry());
+		}
+
+	}
+
+}

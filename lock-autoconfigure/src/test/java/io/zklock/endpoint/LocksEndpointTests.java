@@ -1,0 +1,224 @@
+package io.zklock.endpoint;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockMode;
+
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link LocksEndpoint} against a real ZooKeeper server, with a second client
+ * standing for another instance.
+ */
+@Timeout(60)
+class LocksEndpointTests {
+
+	private static final Duration AWAIT = Duration.ofSeconds(20);
+
+	private static TestingServer server;
+
+	private final ExecutorService threads = Executors.newFixedThreadPool(3);
+
+	// Curator 5.9 leaks its own safe-notify thread on close: give the clients this one
+	private final ExecutorService safeNotify = Executors.newSingleThreadExecutor();
+
+	private CuratorFramework client;
+
+	private CuratorFramework otherClient;
+
+	private LockCoordinator coordinator;
+
+	private LockCoordinator otherInstance;
+
+	private LocksEndpoint endpoint;
+
+	@BeforeAll
+	static void startServer() throws Exception {
+		server = new TestingServer(true);
+	}
+
+	@AfterAll
+	static void stopServer() throws Exception {
+		server.close();
+	}
+
+	@BeforeEach
+	void connect() throws InterruptedException {
+		this.client = startClient();
+		this.otherClient = startClient();
+		this.coordinator = new LockCoordinator(this.client, "/locks", "instance-a".getBytes(StandardCharsets.UTF_8));
+		this.otherInstance = new LockCoordinator(this.otherClient, "/locks",
+				"instance-b".getBytes(StandardCharsets.UTF_8));
+		this.endpoint = new LocksEndpoint(this.coordinator);
+	}
+
+	@AfterEach
+	void disconnect() throws InterruptedException {
+		this.threads.shutdownNow();
+		assertThat(this.threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+		this.coordinator.close();
+		this.otherInstance.close();
+		this.client.close();
+		this.otherClient.close();
+		this.safeNotify.shutdownNow();
+	}
+
+	@Test
+	void shouldListHeldLocks() throws Exception {
+		HeldLocksDescriptor none = this.endpoint.heldLocks();
+		assertThat(none.locks()).isEmpty();
+		assertThat(none.rootPath()).isEqualTo("/locks");
+		assertThat(none.sessionId()).isEqualTo(hexSessionId(this.client));
+		try (LockHandle lock = this.coordinator.tryAcquire("orders/42", LockMode.WRITE, AWAIT, "orders")
+			.orElseThrow()) {
+			HeldLocksDescriptor held = this.endpoint.heldLocks();
+			assertThat(held.locks()).singleElement().satisfies((descriptor) -> {
+				assertThat(descriptor.lockPath()).isEqualTo("orders/42");
+				assertThat(descriptor.lockName()).isEqualTo("orders");
+				assertThat(descriptor.mode()).isEqualTo(LockMode.WRITE);
+				assertThat(descriptor.fencingToken()).isEqualTo(lock.fencingToken());
+				assertThat(descriptor.heldSince()).isEqualTo(lock.acquiredAt());
+				assertThat(descriptor.heldForMillis()).isNotNegative();
+				assertThat(descriptor.holderThread()).isEqualTo(Thread.currentThread().getName());
+				assertThat(descriptor.holdCount()).isEqualTo(1);
+				assertThat(descriptor.nodePath()).isEqualTo(lock.nodePath());
+			});
+		}
+		assertThat(this.endpoint.heldLocks().locks()).isEmpty();
+	}
+
+	@Test
+	void shouldShowHolderFirstThenWaitersOfEveryInstance() throws Exception {
+		try (LockHandle lock = this.coordinator.tryAcquire("orders/7", LockMode.EXCLUSIVE, AWAIT).orElseThrow()) {
+			Future<Optional<LockHandle>> waiter = this.threads
+				.submit(() -> this.otherInstance.tryAcquire("orders/7", LockMode.EXCLUSIVE, AWAIT));
+			await().atMost(AWAIT).until(() -> this.endpoint.lockQueue(new String[] { "orders", "7" }).nodes().size() == 2);
+			LockQueueDescriptor queue = this.endpoint.lockQueue(new String[] { "orders", "7" });
+			assertThat(queue.lockPath()).isEqualTo("orders/7");
+			assertThat(queue.zooKeeperPath()).isEqualTo("/zklock/locks/orders/7");
+			assertThat(queue.subPaths()).isEmpty();
+			LockNodeDescriptor holder = queue.nodes().get(0);
+			assertThat(holder.position()).isZero();
+			assertThat(holder.holder()).isTrue();
+			assertThat(holder.mode()).isEqualTo(LockMode.EXCLUSIVE);
+			assertThat(holder.fencingToken()).isEqualTo(lock.fencingToken());
+			assertThat(holder.thisInstance()).isTrue();
+			assertThat(holder.instanceId()).isEqualTo("instance-a");
+			assertThat(holder.holderThread()).isEqualTo(Thread.currentThread().getName());
+			assertThat(holder.sessionId()).isEqualTo(hexSessionId(this.client));
+			assertThat(holder.ageMillis()).isNotNegative();
+			assertThat(lock.nodePath()).endsWith("/" + holder.nodeName());
+			LockNodeDescriptor waiting = queue.nodes().get(1);
+			assertThat(waiting.position()).isEqualTo(1);
+			assertThat(waiting.holder()).isFalse();
+			assertThat(waiting.thisInstance()).isFalse();
+			assertThat(waiting.instanceId()).isEqualTo("instance-b");
+			assertThat(waiting.holderThread()).isNull();
+			assertThat(waiting.sessionId()).isEqualTo(hexSessionId(this.otherClient));
+			assertThat(waiting.fencingToken()).isGreaterThan(holder.fencingToken());
+			lock.release();
+			waiter.get(20, TimeUnit.SECONDS).orElseThrow().release();
+		}
+		assertThat(this.endpoint.lockQueue(new String[] { "orders", "7" }).nodes()).isEmpty();
+	}
+
+	@Test
+	void shouldShowReadHoldersSideBySideBeforeAWaitingWriter() throws Exception {
+		CountDownLatch releaseReaders = new CountDownLatch(1);
+		CountDownLatch readersHold = new CountDownLatch(2);
+		List<Future<?>> readers = List.of(this.threads.submit(() -> read(this.coordinator, readersHold, releaseReaders)),
+				this.threads.submit(() -> read(this.otherInstance, readersHold, releaseReaders)));
+		assertThat(readersHold.await(20, TimeUnit.SECONDS)).isTrue();
+		Future<Optional<LockHandle>> writer = this.threads
+			.submit(() -> this.coordinator.tryAcquire("stock/sku-1", LockMode.WRITE, AWAIT));
+		await().atMost(AWAIT)
+			.until(() -> this.endpoint.lockQueue(new String[] { "stock", "sku-1" }).nodes().size() == 3);
+		assertThat(this.endpoint.lockQueue(new String[] { "stock", "sku-1" }).nodes())
+			.extracting(LockNodeDescriptor::mode, LockNodeDescriptor::holder)
+			.containsExactly(tuple(LockMode.READ, true),
+					tuple(LockMode.READ, true),
+					tuple(LockMode.WRITE, false));
+		releaseReaders.countDown();
+		for (Future<?> reader : readers) {
+			reader.get(20, TimeUnit.SECONDS);
+		}
+		writer.get(20, TimeUnit.SECONDS).orElseThrow().release();
+	}
+
+	@Test
+	void shouldListSubPathsBelowALockPath() throws Exception {
+		try (LockHandle a = this.coordinator.tryAcquire("inventory/sku-2", LockMode.EXCLUSIVE, AWAIT).orElseThrow();
+				LockHandle b = this.coordinator.tryAcquire("inventory/sku-1", LockMode.READ, AWAIT).orElseThrow();
+				LockHandle parent = this.coordinator.tryAcquire("inventory", LockMode.READ, AWAIT).orElseThrow()) {
+			LockQueueDescriptor queue = this.endpoint.lockQueue(new String[] { "inventory" });
+			assertThat(queue.subPaths()).containsExactly("inventory/sku-1", "inventory/sku-2");
+			assertThat(queue.nodes()).singleElement().extracting(LockNodeDescriptor::mode).isEqualTo(LockMode.READ);
+		}
+	}
+
+	@Test
+	void shouldAnswerEmptyQueueForUnknownLockPath() {
+		LockQueueDescriptor queue = this.endpoint.lockQueue(new String[] { "nobody", "here" });
+		assertThat(queue.nodes()).isEmpty();
+		assertThat(queue.subPaths()).isEmpty();
+	}
+
+	@Test
+	void shouldRejectInvalidLockPath() {
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> this.endpoint.lockQueue(new String[] { "orders", ".." }))
+			.withMessageContaining("Lock path 'orders/..' is invalid");
+	}
+
+	private Void read(LockCoordinator coordinator, CountDownLatch holding, CountDownLatch release)
+			throws InterruptedException {
+		try (LockHandle lock = coordinator.tryAcquire("stock/sku-1", LockMode.READ, AWAIT).orElseThrow()) {
+			holding.countDown();
+			assertThat(release.await(20, TimeUnit.SECONDS)).isTrue();
+		}
+		return null;
+	}
+
+	private CuratorFramework startClient() throws InterruptedException {
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(server.getConnectString())
+			.namespace("zklock")
+			.retryPolicy(new RetryOneTime(100))
+			.runSafeService(this.safeNotify)
+			.build();
+		client.start();
+		assertThat(client.blockUntilConnected(20, TimeUnit.SECONDS)).isTrue();
+		return client;
+	}
+
+	private static String hexSessionId(CuratorFramework client) throws Exception {
+		return "0x" + Long.toHexString(client.getZookeeperClient().getZooKeeper().getSessionId());
+	}
+
+}

@@ -1,0 +1,335 @@
+/*
+ * zklock live locks: polls the "locks" actuator endpoint of this instance and draws each lock
+ * path as a queue, holders first (readers that hold together side by side), waiters behind
+ * them in the order ZooKeeper will serve them.
+ *
+ *   GET /actuator/locks               the locks this instance holds (exact hold times)
+ *   GET /actuator/locks/<lock path>   the queue of a lock path over all instances, and the
+ *                                     lock paths one level below it ("subPaths")
+ *   GET /actuator/health/zklock       the connection to ZooKeeper
+ *
+ * URL parameters: ?watch=inventory,orders/42 (default "inventory") and ?interval=500 (ms).
+ * No build step, no dependencies.
+ */
+(function () {
+	'use strict';
+
+	var KEEP_IDLE_LANE_MS = 30000;
+
+	var MAX_WAITER_CARDS = 12;
+
+	var params = new URLSearchParams(window.location.search);
+	var intervalMs = clamp(parseInt(params.get('interval'), 10) || 500, 100, 10000);
+	var watched = parseWatch(params.get('watch') || 'inventory');
+
+	// lock path -> { lastActive, peakWaiters, longestWaitMs }
+	var lanes = new Map();
+	// lock node name -> epoch millis (server clock) at which this page first saw it hold,
+	// after having seen it wait; lets remote holders show a hold time rather than an age
+	var promotedAt = new Map();
+	var seenWaiting = new Set();
+
+	var elements = {
+		lanes: document.getElementById('lanes'),
+		held: document.getElementById('held'),
+		error: document.getElementById('error'),
+		health: document.getElementById('health'),
+		session: document.getElementById('session'),
+		updated: document.getElementById('updated'),
+		watch: document.getElementById('watch'),
+		form: document.getElementById('watch-form'),
+		interval: document.getElementById('interval')
+	};
+
+	elements.watch.value = watched.join(', ');
+	elements.interval.textContent = formatDuration(intervalMs);
+	elements.form.addEventListener('submit', function (event) {
+		event.preventDefault();
+		watched = parseWatch(elements.watch.value);
+		var url = new URL(window.location.href);
+		url.searchParams.set('watch', watched.join(','));
+		window.history.replaceState(null, '', url);
+		lanes.clear();
+	});
+
+	function parseWatch(text) {
+		return text.split(',')
+			.map(function (path) { return path.trim().replace(/^\/+|\/+$/g, ''); })
+			.filter(function (path) { return path.length > 0; });
+	}
+
+	function clamp(value, min, max) {
+		return Math.min(max, Math.max(min, value));
+	}
+
+	function endpointUrl(lockPath) {
+		return 'actuator/locks/' + lockPath.split('/').map(encodeURIComponent).join('/');
+	}
+
+	function getJson(url) {
+		return fetch(url, { cache: 'no-store', headers: { Accept: 'application/json' } }).then(function (response) {
+			return response.text().then(function (body) {
+				if (!response.ok) {
+					var message = body;
+					try {
+						message = JSON.parse(body).message || JSON.parse(body).error || body;
+					}
+					catch (ignored) {
+						// not JSON: show the text
+					}
+					throw new Error('GET ' + url + ' answered ' + response.status + ': ' + message);
+				}
+				return JSON.parse(body);
+			});
+		});
+	}
+
+	function poll() {
+		var started = Date.now();
+		refresh().catch(showError).then(function () {
+			window.setTimeout(poll, Math.max(0, intervalMs - (Date.now() - started)));
+		});
+	}
+
+	function refresh() {
+		// the health shows also while the queues cannot be read (ZooKeeper down)
+		var health = getJson('actuator/health/zklock').catch(function () { return null; }).then(renderHealth);
+		var held = getJson('actuator/locks');
+		var listings = Promise.all(watched.map(function (path) {
+			return getJson(endpointUrl(path));
+		}));
+		return Promise.all([health, held, listings]).then(function (results) {
+			var heldLocks = results[1];
+			var watchedQueues = results[2];
+			var paths = lanePaths(heldLocks, watchedQueues);
+			return Promise.all(paths.map(function (path) {
+				var known = watchedQueues.find(function (queue) { return queue.lockPath === path; });
+				return known ? known : getJson(endpointUrl(path));
+			})).then(function (queues) {
+				hideError();
+				renderHeld(heldLocks);
+				renderLanes(queues, heldLocks);
+			});
+		});
+	}
+
+	/** The lock paths to draw: watched ones, those below them, those this instance holds, recent ones. */
+	function lanePaths(heldLocks, watchedQueues) {
+		var now = Date.now();
+		var paths = new Set();
+		watchedQueues.forEach(function (queue) {
+			if (queue.nodes.length > 0 || queue.subPaths.length === 0) {
+				paths.add(queue.lockPath);
+			}
+			queue.subPaths.forEach(function (path) { paths.add(path); });
+		});
+		heldLocks.locks.forEach(function (lock) { paths.add(lock.lockPath); });
+		lanes.forEach(function (lane, path) {
+			if (now - lane.lastActive < KEEP_IDLE_LANE_MS) {
+				paths.add(path);
+			}
+		});
+		return Array.from(paths).sort(function (a, b) {
+			return a.localeCompare(b, undefined, { numeric: true });
+		});
+	}
+
+	function renderHealth(health) {
+		var status = health ? health.status : 'UNKNOWN';
+		elements.health.textContent = 'zklock ' + status;
+		elements.health.className = 'badge ' + status.toLowerCase();
+		if (health && health.details && health.details.connectionState) {
+			elements.health.title = 'GET /actuator/health/zklock: ' + health.details.connectionState
+				+ (health.details.connectString ? ' to ' + health.details.connectString : '');
+		}
+	}
+
+	function renderHeld(heldLocks) {
+		elements.session.textContent = heldLocks.sessionId || 'disconnected';
+		elements.updated.textContent = new Date(heldLocks.timestamp).toLocaleTimeString();
+		var rows = heldLocks.locks.map(function (lock) {
+			var row = document.createElement('tr');
+			[lock.lockPath, lock.mode, '#' + lock.fencingToken, formatDuration(lock.heldForMillis), lock.holderThread]
+				.forEach(function (text) {
+					var cell = document.createElement('td');
+					cell.textContent = text;
+					row.appendChild(cell);
+				});
+			return row;
+		});
+		if (rows.length === 0) {
+			var row = document.createElement('tr');
+			var cell = document.createElement('td');
+			cell.colSpan = 5;
+			cell.className = 'muted';
+			cell.textContent = 'none right now';
+			row.appendChild(cell);
+			rows.push(row);
+		}
+		elements.held.replaceChildren.apply(elements.held, rows);
+	}
+
+	function renderLanes(queues, heldLocks) {
+		var localHoldTimes = new Map();
+		heldLocks.locks.forEach(function (lock) { localHoldTimes.set(lock.fencingToken, lock.heldForMillis); });
+		var liveNodes = new Set();
+		var sections = queues.map(function (queue) {
+			queue.nodes.forEach(function (node) { liveNodes.add(node.nodeName); });
+			return renderLane(queue, localHoldTimes);
+		});
+		forgetGoneNodes(liveNodes);
+		if (sections.length === 0) {
+			var empty = document.createElement('p');
+			empty.className = 'empty';
+			empty.textContent = 'No lock path under ' + watched.join(', ') + ' exists in ZooKeeper right now. '
+				+ 'Lock paths appear here while a lock on them is held or awaited.';
+			sections.push(empty);
+		}
+		elements.lanes.replaceChildren.apply(elements.lanes, sections);
+	}
+
+	function renderLane(queue, localHoldTimes) {
+		var serverNow = Date.parse(queue.timestamp);
+		var holders = queue.nodes.filter(function (node) { return node.holder; });
+		var waiters = queue.nodes.filter(function (node) { return !node.holder; });
+		var lane = laneState(queue.lockPath);
+		if (queue.nodes.length > 0) {
+			lane.lastActive = Date.now();
+		}
+		lane.peakWaiters = Math.max(lane.peakWaiters, waiters.length);
+		waiters.forEach(function (node) {
+			seenWaiting.add(node.nodeName);
+			lane.longestWaitMs = Math.max(lane.longestWaitMs, node.ageMillis);
+		});
+
+		var section = document.createElement('section');
+		section.className = 'lane';
+		section.dataset.lockPath = queue.lockPath;
+		var header = document.createElement('header');
+		header.appendChild(textElement('h2', queue.lockPath));
+		header.appendChild(textElement('span', holders.length + (holders.length === 1 ? ' holder' : ' holders')
+			+ ' · ' + waiters.length + ' waiting · peak ' + lane.peakWaiters + ' waiting · longest wait seen '
+			+ formatDuration(lane.longestWaitMs), 'stats'));
+		section.appendChild(header);
+
+		var row = document.createElement('div');
+		row.className = 'queue';
+		if (queue.nodes.length === 0) {
+			row.appendChild(textElement('span', 'free', 'free'));
+		}
+		else {
+			var holderBox = document.createElement('div');
+			holderBox.className = 'holders';
+			holders.forEach(function (node) {
+				holderBox.appendChild(renderNode(node, holdTime(node, serverNow, localHoldTimes), 0));
+			});
+			row.appendChild(holderBox);
+			if (waiters.length > 0) {
+				row.appendChild(textElement('span', '◀', 'behind'));
+				var waiterList = document.createElement('ol');
+				waiterList.className = 'waiters';
+				waiters.slice(0, MAX_WAITER_CARDS).forEach(function (node, index) {
+					var item = document.createElement('li');
+					item.appendChild(renderNode(node, 'waiting ' + formatDuration(node.ageMillis), index + 1));
+					waiterList.appendChild(item);
+				});
+				row.appendChild(waiterList);
+				if (waiters.length > MAX_WAITER_CARDS) {
+					var rest = waiters.slice(MAX_WAITER_CARDS);
+					row.appendChild(textElement('span', '+ ' + rest.length + ' more, waiting up to '
+						+ formatDuration(rest[0].ageMillis), 'more'));
+				}
+			}
+		}
+		section.appendChild(row);
+		return section;
+	}
+
+	function holdTime(node, serverNow, localHoldTimes) {
+		if (localHoldTimes.has(node.fencingToken)) {
+			return 'held ' + formatDuration(localHoldTimes.get(node.fencingToken));
+		}
+		if (seenWaiting.has(node.nodeName) && !promotedAt.has(node.nodeName)) {
+			promotedAt.set(node.nodeName, serverNow);
+		}
+		if (promotedAt.has(node.nodeName)) {
+			return 'held ' + formatDuration(serverNow - promotedAt.get(node.nodeName));
+		}
+		// granted before this page saw it: its age is its wait plus its hold so far
+		return 'held ≤ ' + formatDuration(node.ageMillis);
+	}
+
+	/** A lock node's card; place is 0 for a holder, else its place among the waiters, 1 next. */
+	function renderNode(node, time, place) {
+		var card = document.createElement('div');
+		card.className = 'node ' + (node.holder ? 'holder' : 'waiter') + ' mode-' + node.mode.toLowerCase()
+			+ (node.thisInstance ? ' this-instance' : '');
+		card.dataset.fencingToken = node.fencingToken;
+		card.dataset.nodeName = node.nodeName;
+		card.title = node.nodeName + '\nsession ' + node.sessionId + '\nqueued at ' + node.createdAt
+			+ (node.holder && !node.thisInstance ? '\n"held ≤": granted before this page saw it wait' : '');
+		card.appendChild(textElement('span', node.holder ? 'holder' : (place === 1 ? 'next' : '#' + place + ' in line'),
+			'role'));
+		card.appendChild(textElement('div', node.mode, 'mode'));
+		card.appendChild(textElement('div', time, 'time'));
+		card.appendChild(textElement('div', 'fencing token ' + node.fencingToken, 'token'));
+		var who = node.instanceId ? node.instanceId : 'session …' + node.sessionId.slice(-6);
+		if (node.thisInstance) {
+			who = '★ ' + (node.holderThread ? node.holderThread : 'this instance');
+		}
+		card.appendChild(textElement('div', who, 'who'));
+		return card;
+	}
+
+	function laneState(lockPath) {
+		var lane = lanes.get(lockPath);
+		if (!lane) {
+			lane = { lastActive: 0, peakWaiters: 0, longestWaitMs: 0 };
+			lanes.set(lockPath, lane);
+		}
+		return lane;
+	}
+
+	function forgetGoneNodes(liveNodes) {
+		seenWaiting.forEach(function (name) {
+			if (!liveNodes.has(name)) {
+				seenWaiting.delete(name);
+			}
+		});
+		promotedAt.forEach(function (at, name) {
+			if (!liveNodes.has(name)) {
+				promotedAt.delete(name);
+			}
+		});
+	}
+
+	function textElement(tag, text, className) {
+		var element = document.createElement(tag);
+		element.textContent = text;
+		if (className) {
+			element.className = className;
+		}
+		return element;
+	}
+
+	function formatDuration(millis) {
+		if (millis < 1000) {
+			return Math.round(millis) + ' ms';
+		}
+		if (millis < 60000) {
+			return (millis / 1000).toFixed(1) + ' s';
+		}
+		return Math.floor(millis / 60000) + ' min ' + Math.round((millis % 60000) / 1000) + ' s';
+	}
+
+	function showError(error) {
+		elements.error.textContent = error.message + ' (retrying every ' + formatDuration(intervalMs) + ')';
+		elements.error.hidden = false;
+	}
+
+	function hideError() {
+		elements.error.hidden = true;
+	}
+
+	poll();
+}());
