@@ -197,6 +197,10 @@ public final class LockCoordinator implements AutoCloseable {
 			publish(LockEvent.Type.FAILED, relative, name, mode, 0, since(start), null, failure);
 			throw failure;
 		}
+		catch (Error ex) {
+			publish(LockEvent.Type.FAILED, relative, name, mode, 0, since(start), null, ex);
+			throw ex;
+		}
 		if (node == null) {
 			publish(LockEvent.Type.TIMED_OUT, relative, name, mode, 0, since(start), null, null);
 			return Optional.empty();
