@@ -80,8 +80,7 @@ public final class LockCoordinator implements AutoCloseable {
 			throw new IllegalArgumentException("'nodeData' must not be null; pass an empty array for none");
 		}
 		this.client = client;
-		String namespace = client.getNamespace();
-		this.namespaced = namespace != null && !namespace.isEmpty();
+		this.namespaced = LockPaths.isNamespaced(client);
 		this.rootPath = LockPaths.validateRoot(rootPath, this.namespaced);
 		this.queue = new LockNodeQueue(client, nodeData);
 		client.getConnectionStateListenable().addListener(this.connectionStateListener);

@@ -1,5 +1,6 @@
 package io.zklock.lock;
 
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.common.PathUtils;
 
@@ -98,6 +99,17 @@ public final class LockPaths {
 			throw invalid(lockPath, rootPath, ex.getMessage());
 		}
 		return relative;
+	}
+
+	/**
+	 * Whether a client works inside a namespace (chroot), which keeps it off ZooKeeper's
+	 * reserved {@code /zookeeper} subtree.
+	 * @param client the client
+	 * @return {@code true} if its namespace is set and not empty
+	 */
+	public static boolean isNamespaced(CuratorFramework client) {
+		String namespace = client.getNamespace();
+		return namespace != null && !namespace.isEmpty();
 	}
 
 	private static boolean isReserved(String path) {

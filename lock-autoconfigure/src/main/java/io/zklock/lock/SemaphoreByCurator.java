@@ -41,8 +41,7 @@ public class SemaphoreByCurator {
 			throw new IllegalArgumentException("'client' must not be null");
 		}
 		this.client = client;
-		String namespace = client.getNamespace();
-		this.namespaced = namespace != null && !namespace.isEmpty();
+		this.namespaced = LockPaths.isNamespaced(client);
 		this.rootPath = LockPaths.validateRoot(rootPath, this.namespaced);
 	}
 
