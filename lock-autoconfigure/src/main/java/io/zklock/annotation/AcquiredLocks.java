@@ -1,6 +1,7 @@
 package io.zklock.annotation;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -65,7 +66,7 @@ final class AcquiredLocks {
 			warnIf(this.permit.release(), "a permit of semaphore '" + this.permit.path() + "'");
 		}
 		List<LockHandle> reversed = new ArrayList<>(this.locks);
-		java.util.Collections.reverse(reversed);
+		Collections.reverse(reversed);
 		for (LockHandle lock : reversed) {
 			try {
 				warnIf(lock.release(), "the " + lock.mode() + " lock on '" + lock.lockPath() + "'");

@@ -3,6 +3,7 @@ package io.zklock.annotation;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.TreeMap;
 
@@ -66,7 +67,7 @@ final class LockKeyResolver {
 				throw new IllegalArgumentException(problem(definition, spec, args,
 						"evaluated to an empty collection; there is nothing to lock"));
 			}
-			for (Object key : (keys != null) ? keys : java.util.Collections.singletonList(value)) {
+			for (Object key : (keys != null) ? keys : Collections.singletonList(value)) {
 				String text = (key != null) ? key.toString() : null;
 				if (text == null || text.isBlank()) {
 					throw new IllegalArgumentException(problem(definition, spec, args, "evaluated to "

@@ -1,6 +1,7 @@
 package io.zklock.annotation;
 
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import org.springframework.util.ClassUtils;
@@ -46,7 +47,7 @@ enum ReturnKind {
 			return Optional.empty();
 		}
 		if (CompletionStage.class.isAssignableFrom(returnType)) {
-			return java.util.concurrent.CompletableFuture.completedFuture(null);
+			return CompletableFuture.completedFuture(null);
 		}
 		return null;
 	}

@@ -4,6 +4,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.util.Locale;
 
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.ClientX509Util;
@@ -70,7 +71,7 @@ final class ZooKeeperTlsConfig {
 			return;
 		}
 		try (InputStream in = Files.newInputStream(path)) {
-			KeyStore keyStore = KeyStore.getInstance(type.toUpperCase(java.util.Locale.ROOT));
+			KeyStore keyStore = KeyStore.getInstance(type.toUpperCase(Locale.ROOT));
 			keyStore.load(in, (store.getPassword() != null) ? store.getPassword().toCharArray() : null);
 		}
 		catch (Exception ex) {
@@ -82,7 +83,7 @@ final class ZooKeeperTlsConfig {
 	}
 
 	private static String typeFromName(String name) {
-		String lower = name.toLowerCase(java.util.Locale.ROOT);
+		String lower = name.toLowerCase(Locale.ROOT);
 		if (lower.endsWith(".p12") || lower.endsWith(".pfx") || lower.endsWith(".pkcs12")) {
 			return "PKCS12";
 		}

@@ -2,6 +2,7 @@ package io.zklock.lock;
 
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /** A {@link LockHandle} over one {@link LockHold}; releasing it counts the hold down once. */
 final class HoldHandle implements LockHandle {
@@ -58,7 +59,7 @@ final class HoldHandle implements LockHandle {
 	}
 
 	@Override
-	public Runnable onLost(java.util.function.Consumer<LockHandle> listener) {
+	public Runnable onLost(Consumer<LockHandle> listener) {
 		if (listener == null) {
 			throw new IllegalArgumentException("'listener' must not be null");
 		}

@@ -1,6 +1,7 @@
 package io.zklock.lock;
 
 import java.time.Instant;
+import java.util.function.Consumer;
 
 /**
  * A lock acquired through {@link ILockByCurator}: one hold of one lock node.
@@ -82,7 +83,7 @@ public interface LockHandle extends AutoCloseable {
 	 * @param listener receives this handle; read {@link #state()} to tell doubt from loss
 	 * @return a callback that unregisters the listener
 	 */
-	Runnable onLost(java.util.function.Consumer<LockHandle> listener);
+	Runnable onLost(Consumer<LockHandle> listener);
 
 	/**
 	 * Releases this hold. Deletes the lock node if no other reentrant hold of the same thread

@@ -1,6 +1,9 @@
 package io.zklock.lock;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One lock node held by one thread, shared by that thread's reentrant acquires of the
@@ -26,7 +29,7 @@ final class LockHold {
 
 	private LockState state = LockState.HELD;
 
-	private final java.util.List<Runnable> lossCallbacks = new java.util.ArrayList<>();
+	private final List<Runnable> lossCallbacks = new ArrayList<>();
 
 	private final long acquiredNanos = System.nanoTime();
 
@@ -47,8 +50,8 @@ final class LockHold {
 	}
 
 	/** Time since the grant, on {@link System#nanoTime()}. */
-	java.time.Duration heldFor() {
-		return java.time.Duration.ofNanos(System.nanoTime() - this.acquiredNanos);
+	Duration heldFor() {
+		return Duration.ofNanos(System.nanoTime() - this.acquiredNanos);
 	}
 
 	synchronized HeldLock snapshot() {
@@ -105,13 +108,13 @@ final class LockHold {
 	 * @return {@code null} if nothing changed; else the callbacks to run, empty unless the lock
 	 * just stopped being HELD
 	 */
-	synchronized java.util.List<Runnable> degrade(LockState next) {
+	synchronized List<Runnable> degrade(LockState next) {
 		if (this.released || this.state == LockState.LOST || this.state == next) {
 			return null;
 		}
 		boolean wasHeld = this.state == LockState.HELD;
 		this.state = next;
-		return wasHeld ? java.util.List.copyOf(this.lossCallbacks) : java.util.List.of();
+		return wasHeld ? List.copyOf(this.lossCallbacks) : List.of();
 	}
 
 	/** Moves from IN_DOUBT back to HELD after ownership was confirmed. */
