@@ -179,9 +179,10 @@ public final class LockCoordinator implements AutoCloseable {
 		String name = (lockName != null && !lockName.isBlank()) ? lockName : firstSegment(relative);
 		long start = System.nanoTime();
 		publish(LockEvent.Type.ACQUIRING, relative, name, mode, 0, Duration.ZERO, null, null);
-		LockNodeQueue.HeldNode node;
+		Deadline deadline = (wait != null) ? Deadline.after(wait) : Deadline.never();
+		LockHold hold;
 		try {
-			node = this.queue.acquire(basePath, mode, (wait != null) ? Deadline.after(wait) : Deadline.never());
+			hold = acquireNode(key, relative, name, mode, basePath, deadline);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -200,14 +201,43 @@ public final class LockCoordinator implements AutoCloseable {
 			publish(LockEvent.Type.FAILED, relative, name, mode, 0, since(start), null, ex);
 			throw ex;
 		}
-		if (node == null) {
+		if (hold == null) {
 			publish(LockEvent.Type.TIMED_OUT, relative, name, mode, 0, since(start), null, null);
 			return Optional.empty();
 		}
-		LockHold hold = new LockHold(relative, name, mode, node, key.thread());
-		this.holds.put(key, hold);
-		publish(LockEvent.Type.ACQUIRED, relative, name, mode, node.fencingToken(), since(start), null, null);
+		publish(LockEvent.Type.ACQUIRED, relative, name, mode, hold.node().fencingToken(), since(start), null, null);
 		return Optional.of(new HoldHandle(this, hold));
+	}
+
+	/**
+	 * Queues a lock node and registers the hold. A connection-state change between the
+	 * grant and the registration would reach no hold, so the registered hold is checked
+	 * once more: granted under a session that has ended, it is dropped and the waiter queues
+	 * again; granted while the connection is suspended, it starts in doubt.
+	 * @return the hold, or {@code null} if the deadline passed
+	 */
+	private LockHold acquireNode(HoldKey key, String relative, String name, LockMode mode, String basePath,
+			Deadline deadline) throws Exception {
+		while (true) {
+			LockNodeQueue.HeldNode node = this.queue.acquire(basePath, mode, deadline);
+			if (node == null) {
+				return null;
+			}
+			LockHold hold = new LockHold(relative, name, mode, node, key.thread());
+			this.holds.put(key, hold);
+			if (this.client.getZookeeperClient().getZooKeeper().getSessionId() == node.sessionId()) {
+				if (!this.client.getZookeeperClient().isConnected()
+						&& this.client.getConnectionStateErrorPolicy().isErrorState(ConnectionState.SUSPENDED)) {
+					hold.degrade(LockState.IN_DOUBT);
+				}
+				return hold;
+			}
+			this.holds.remove(key, hold);
+			this.queue.delete(node.nodePath());
+			if (deadline.hasPassed()) {
+				return null;
+			}
+		}
 	}
 
 	/**

@@ -59,7 +59,7 @@ final class LockNodeQueue {
 				if (ours == null) {
 					ours = CallDeadline.run(calls, () -> createNode(basePath, mode));
 					if (ours == null) {
-						// the session changed during the create: the node was of the old session
+						// no node of the current session yet: try again while the wait lasts
 						if (deadline.hasPassed()) {
 							return null;
 						}
@@ -107,20 +107,30 @@ final class LockNodeQueue {
 		}
 	}
 
-	/** Creates our node, or returns {@code null} if it does not belong to the current session. */
+	/**
+	 * Creates our node, or returns {@code null} to try again: when the node does not belong
+	 * to the current session, or when the server reaped the empty container parent between
+	 * Curator's check that it exists and the create (the create then fails with NoNode).
+	 */
 	private HeldNode createNode(String basePath, LockMode mode) throws Exception {
 		Stat stat = new Stat();
-		String path = this.client.create()
-			.storingStatIn(stat)
-			.creatingParentContainersIfNeeded()
-			.withProtection()
-			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-			.forPath(ZKPaths.makePath(basePath, mode.nodeMarker()), this.nodeData);
+		String path;
+		try {
+			path = this.client.create()
+				.storingStatIn(stat)
+				.creatingParentContainersIfNeeded()
+				.withProtection()
+				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+				.forPath(ZKPaths.makePath(basePath, mode.nodeMarker()), this.nodeData);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return null;
+		}
 		if (stat.getCzxid() == 0) {
 			// protected-mode recovery adopted a node whose create reply was lost: no Stat was filled
 			Stat found = this.client.checkExists().forPath(path);
 			if (found == null) {
-				throw new KeeperException.NoNodeException(path);
+				return null;
 			}
 			stat = found;
 		}
