@@ -1,0 +1,72 @@
+package io.zklock.fault.contender;
+
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The contender program the fault tests start as a child JVM: a process that competes for
+ * zklock locks through the library's public API, so the test can kill it ({@code SIGKILL}),
+ * pause it ({@code SIGSTOP}/{@code SIGCONT}) or cut its network (through a proxy) like a real
+ * service.
+ *
+ * <p>
+ * Usage: {@code ContenderMain <process-id> <register-port>}. It reads commands from standard
+ * input, one per line, and writes history events ({@code H …}) and replies ({@code R …}) to
+ * standard output; anything else (logging) goes to standard error. Commands:
+ * <ul>
+ * <li>{@code connect <connect-string> <session-ms>} → {@code R connected <session-id>}</li>
+ * <li>{@code run <lock-path> <threads> <rounds|-1> <min-ms> <max-ms> <reentrant-every> <wait-ms>}
+ * → {@code R running}, later {@code R run-done <rounds>}</li>
+ * <li>{@code stop} → {@code R stopped <rounds>}</li>
+ * <li>{@code hold <lock-path> <wait-ms>} → {@code R held <token> <value>}; then {@code write}
+ * → {@code R wrote accepted|rejected}, {@code state} → {@code R state <LockState>},
+ * {@code release} → {@code R released <ReleaseResult>}</li>
+ * <li>{@code round <lock-path> <wait-ms>} → {@code R round <token> accepted|rejected}</li>
+ * <li>{@code status} → {@code R status <session-id> <server-port> <connected>}</li>
+ * <li>{@code close} → {@code R closed}; {@code exit} ends the process</li>
+ * </ul>
+ * The process also exits when its standard input closes (the test JVM died).
+ */
+public final class ContenderMain {
+
+	private ContenderMain() {
+	}
+
+	/**
+	 * Runs the contender until {@code exit} or the end of standard input.
+	 * @param args the process id and the fenced register's port
+	 */
+	public static void main(String[] args) throws Exception {
+		PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+		// keep the protocol stream clean of whatever a library prints
+		System.setOut(System.err);
+		EventSink events = new EventSink(protocol, args[0]);
+		Contender contender = new Contender(events, Integer.parseInt(args[1]));
+		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+		events.reply("started", Long.toString(ProcessHandle.current().pid()));
+		String line;
+		boolean running = true;
+		while (running && (line = in.readLine()) != null) {
+			if (line.isBlank()) {
+				continue;
+			}
+			try {
+				running = contender.handle(line);
+			}
+			catch (Exception ex) {
+				events.reply("error", line.split("\\s+")[0] + ": " + ex.toString().replace('\n', ' '));
+			}
+		}
+		try {
+			contender.close();
+		}
+		finally {
+			System.exit(0);
+		}
+	}
+
+}

@@ -1,0 +1,114 @@
+package io.zklock.fault.contender;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.zklock.lock.ExclusiveLockByCurator;
+import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.LockEvent;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * One contender's ZooKeeper session and lock API, built as an application would build them:
+ * a namespaced Curator client with the standard connection-state error policy (SUSPENDED puts
+ * held locks in doubt) and {@link ExclusiveLockByCurator} over a {@link LockCoordinator}, whose
+ * connect string stays as given (no ensemble tracking).
+ * Reports every lock the coordinator declares lost to the {@link EventSink}.
+ */
+final class LockClient implements AutoCloseable {
+
+	private static final Pattern REMOTE_SERVER = Pattern.compile("remoteserver:[^ ]*?:(\\d+)");
+
+	private final ExecutorService safeService = Executors.newSingleThreadExecutor((runnable) -> {
+		Thread thread = new Thread(runnable, "curator-safe-notify");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private final CuratorFramework client;
+
+	private final LockCoordinator coordinator;
+
+	private final ILockByCurator lock;
+
+	/**
+	 * Connects and waits for the session.
+	 * @param connectString the ensemble, possibly through this contender's proxy
+	 * @param sessionTimeout the session timeout
+	 * @param events where lock losses are reported
+	 * @throws IllegalStateException if no connection is made within twice the session timeout
+	 */
+	LockClient(String connectString, Duration sessionTimeout, EventSink events) throws InterruptedException {
+		int sessionMs = (int) sessionTimeout.toMillis();
+		this.client = CuratorFrameworkFactory.builder()
+			.connectString(connectString)
+			.namespace("zklock")
+			.sessionTimeoutMs(sessionMs)
+			.connectionTimeoutMs(sessionMs / 2)
+			.retryPolicy(new RetryNTimes(3, 100))
+			// Curator's ensemble tracker would replace the connect string with the members' own
+			// addresses from /zookeeper/config, bypassing the contender's black-hole proxy
+			.ensembleTracker(false)
+			.runSafeService(this.safeService)
+			.build();
+		this.client.start();
+		if (!this.client.blockUntilConnected(2 * sessionMs, TimeUnit.MILLISECONDS)) {
+			this.client.close();
+			throw new IllegalStateException("No ZooKeeper session with " + connectString + " within " + 2 * sessionMs
+					+ " ms");
+		}
+		this.coordinator = new LockCoordinator(this.client, "/locks");
+		this.coordinator.addListener((event) -> {
+			if (event.type() == LockEvent.Type.LOST) {
+				events.event("coordinator", "lost", "lock", event.lockPath(), event.fencingToken(), "LOST");
+			}
+		});
+		this.lock = new ExclusiveLockByCurator(this.coordinator);
+	}
+
+	ILockByCurator lock() {
+		return this.lock;
+	}
+
+	/** The current session id in hex, or {@code none}. */
+	String sessionId() {
+		try {
+			return Long.toHexString(this.client.getZookeeperClient().getZooKeeper().getSessionId());
+		}
+		catch (Exception ex) {
+			return "none";
+		}
+	}
+
+	/** The client port of the server this session is connected to, or {@code 0}. */
+	int serverPort() {
+		try {
+			ZooKeeper zk = this.client.getZookeeperClient().getZooKeeper();
+			Matcher matcher = REMOTE_SERVER.matcher(zk.toString());
+			return matcher.find() ? Integer.parseInt(matcher.group(1)) : 0;
+		}
+		catch (Exception ex) {
+			return 0;
+		}
+	}
+
+	boolean isConnected() {
+		return this.client.getZookeeperClient().isConnected();
+	}
+
+	@Override
+	public void close() {
+		this.coordinator.close();
+		this.client.close();
+		this.safeService.shutdownNow();
+	}
+
+}

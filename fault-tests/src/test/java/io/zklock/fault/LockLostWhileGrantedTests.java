@@ -1,0 +1,166 @@
+package io.zklock.fault;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import io.zklock.lock.LockAcquisitionException;
+import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockMode;
+import io.zklock.lock.LockState;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.test.TestingServer;
+import org.apache.curator.utils.ZookeeperFactory;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A session lost in the last moments of an acquire: after the waiter found itself first in line
+ * (and checked its session), but before its hold was registered with the connection-state
+ * listener. The lock node dies with the session and a rival can take the lock, so the handle
+ * must not report {@link LockState#HELD} (failing or refusing the acquire, or queueing again
+ * under the new session, are correct answers too).
+ *
+ * <p>
+ * To make the moment exact, the waiter's thread is held where it removes the watch it kept on
+ * its predecessor from an earlier session (the watch of an expired session never fires, so it is
+ * still pending when the waiter is granted); the session is expired there, and Curator delivers
+ * LOST and RECONNECTED before the acquire returns.
+ */
+@Timeout(120)
+class LockLostWhileGrantedTests {
+
+	private static final int SESSION_TIMEOUT_MS = 4000;
+
+	private TestingServer server;
+
+	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
+
+	private final ExecutorService waiterThread = Executors.newSingleThreadExecutor();
+
+	@BeforeEach
+	void startServer() throws Exception {
+		this.server = new TestingServer(true);
+	}
+
+	@AfterEach
+	void stop() throws Exception {
+		this.waiterThread.shutdownNow();
+		this.clients.forEach(CuratorFramework::close);
+		this.server.close();
+	}
+
+	@Test
+	void lockWhoseSessionIsLostBeforeTheAcquireReturnsIsNotReportedHeld() throws Exception {
+		GrantWindowHooks hooks = new GrantWindowHooks();
+		CuratorFramework holderClient = client(null);
+		CuratorFramework waiterClient = client(hooks.factory());
+		LockCoordinator holder = new LockCoordinator(holderClient, "/locks");
+		LockCoordinator waiter = new LockCoordinator(waiterClient, "/locks");
+		List<ConnectionState> waiterStates = new CopyOnWriteArrayList<>();
+		waiterClient.getConnectionStateListenable().addListener((client, state) -> waiterStates.add(state));
+
+		LockHandle held = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
+		CompletableFuture<Optional<LockHandle>> waiting = CompletableFuture.supplyAsync(() -> {
+			hooks.target = Thread.currentThread();
+			return waiter.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(60));
+		}, this.waiterThread);
+		await().atMost(Duration.ofSeconds(20)).until(() -> lockNodes(holderClient).size() == 2);
+		assertThat(hooks.watchSet.await(30, TimeUnit.SECONDS)).as("waiter watches the holder's node").isTrue();
+
+		// first expiry: the waiter's node and its watch on the holder's node die with the session
+		hooks.holdListing = true;
+		expireSession(waiterClient);
+		assertThat(hooks.listingEntered.await(30, TimeUnit.SECONDS)).as("waiter lists the queue again").isTrue();
+		held.release();
+		hooks.holdWatchRemoval = true;
+		hooks.listingReleased.countDown();
+		assertThat(hooks.removalEntered.await(30, TimeUnit.SECONDS))
+			.as("waiter granted, removing its stale watch before returning").isTrue();
+
+		// second expiry, after the waiter checked its session and before its hold is registered
+		int seen = waiterStates.size();
+		expireSession(waiterClient);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> waiterStates.subList(seen, waiterStates.size()).contains(ConnectionState.RECONNECTED));
+		assertThat(waiterStates.subList(seen, waiterStates.size())).contains(ConnectionState.LOST);
+		hooks.removalReleased.countDown();
+
+		Optional<LockHandle> granted;
+		try {
+			granted = waiting.get(30, TimeUnit.SECONDS);
+		}
+		catch (ExecutionException ex) {
+			// failing the acquire is a correct answer too
+			assertThat(ex.getCause()).isInstanceOf(LockAcquisitionException.class);
+			return;
+		}
+		if (granted.isEmpty()) {
+			return; // so is refusing the grant
+		}
+		LockHandle handle = granted.get();
+		if (!ownsLiveNode(waiterClient, handle)) {
+			Optional<LockHandle> rival = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(10));
+			System.out.println("[grant-window] waiter's handle " + handle + " has no lock node of its session; "
+					+ "rival: " + rival.map(Object::toString).orElse("not granted"));
+		}
+		await("the waiter's handle to stop reporting HELD for a lock node of an expired session")
+			.atMost(Duration.ofSeconds(SESSION_TIMEOUT_MS / 1000 * 2))
+			.until(() -> handle.state() != LockState.HELD || ownsLiveNode(waiterClient, handle));
+	}
+
+	/** Whether the handle's lock node exists and belongs to the client's current session. */
+	private static boolean ownsLiveNode(CuratorFramework client, LockHandle handle) throws Exception {
+		Stat stat = client.checkExists().forPath(handle.nodePath());
+		return stat != null && stat.getEphemeralOwner() == client.getZookeeperClient().getZooKeeper().getSessionId();
+	}
+
+	private static List<String> lockNodes(CuratorFramework client) throws Exception {
+		return (client.checkExists().forPath("/locks/jobs") != null) ? client.getChildren().forPath("/locks/jobs")
+				: List.of();
+	}
+
+	private CuratorFramework client(ZookeeperFactory factory) throws InterruptedException {
+		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+			.connectString(this.server.getConnectString())
+			.namespace("zklock")
+			.sessionTimeoutMs(SESSION_TIMEOUT_MS)
+			.connectionTimeoutMs(2000)
+			.retryPolicy(new RetryNTimes(3, 100));
+		if (factory != null) {
+			builder.zookeeperFactory(factory);
+		}
+		CuratorFramework client = builder.build();
+		client.start();
+		client.blockUntilConnected();
+		this.clients.add(client);
+		return client;
+	}
+
+	/** Expires the client's session at the server: a twin handle on the same session, closed. */
+	private void expireSession(CuratorFramework client) throws Exception {
+		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+		ZooKeeper twin = new ZooKeeper(this.server.getConnectString(), SESSION_TIMEOUT_MS, (event) -> {
+		}, zk.getSessionId(), zk.getSessionPasswd());
+		await().atMost(Duration.ofSeconds(10)).until(() -> twin.getState().isConnected());
+		twin.close();
+	}
+
+}

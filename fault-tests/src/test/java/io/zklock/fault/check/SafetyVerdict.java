@@ -1,0 +1,53 @@
+package io.zklock.fault.check;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.zklock.fault.register.KeyStats;
+
+/**
+ * The safety verdict on one lock path: the checker's findings plus the register's figures
+ * (stale writes accepted, lost updates), and overlapping holds where the run had no pauses or
+ * partitions.
+ */
+public final class SafetyVerdict {
+
+	private SafetyVerdict() {
+	}
+
+	/**
+	 * Lists every broken safety property.
+	 * @param result the checker's findings
+	 * @param stats the register's figures for the lock path
+	 * @param overlapsForbidden whether the run had no paused or partitioned holder, so that no
+	 * two grants may have been held at once
+	 * @return the problems in words, empty if safe
+	 */
+	public static List<String> problems(CheckResult result, KeyStats stats, boolean overlapsForbidden) {
+		List<String> problems = new ArrayList<>(result.violations());
+		if (stats.acceptedStale() > 0) {
+			problems.add(stats.acceptedStale() + " stale write(s) accepted by the register for '" + stats.key() + "'");
+		}
+		if (stats.lostUpdate()) {
+			problems.add("Lost update on '" + stats.key() + "': the counter is " + stats.value() + " after "
+					+ stats.acceptedWrites() + " accepted increments");
+		}
+		if (overlapsForbidden && result.overlaps() > 0) {
+			problems.add(result.overlaps() + " pair(s) of grants held at the same time without any pause");
+		}
+		return problems;
+	}
+
+	/**
+	 * Fails with every broken safety property.
+	 * @param where names the history file to look at
+	 * @throws AssertionError if any property is broken
+	 */
+	public static void assertSafe(CheckResult result, KeyStats stats, boolean overlapsForbidden, String where) {
+		List<String> problems = problems(result, stats, overlapsForbidden);
+		if (!problems.isEmpty()) {
+			throw new AssertionError("Safety violated (history: " + where + "):\n  - " + String.join("\n  - ", problems));
+		}
+	}
+
+}

@@ -1,0 +1,259 @@
+package io.zklock.fault.harness;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.zklock.fault.ensemble.Ensemble;
+import io.zklock.fault.ensemble.EnsembleProbe;
+import io.zklock.fault.history.History;
+import io.zklock.fault.net.BlackHoleProxy;
+import io.zklock.fault.register.FencedRegister;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The fixture of one fault test class: an ensemble, the fenced register, the history, and the
+ * contender processes (each optionally behind its own black-hole proxy), reused across rounds.
+ * Closing it closes the contenders and writes the history to
+ * {@code <fault output>/<name>/history.txt}.
+ */
+public final class FaultLab implements AutoCloseable {
+
+	private final String name;
+
+	private final Ensemble ensemble;
+
+	private final Duration sessionTimeout;
+
+	private final History history = new History();
+
+	private final FencedRegister register = new FencedRegister(this.history);
+
+	private final Map<String, ContenderProcess> contenders = new LinkedHashMap<>();
+
+	private final Map<String, BlackHoleProxy> proxies = new ConcurrentHashMap<>();
+
+	private final Map<String, Integer> restarts = new LinkedHashMap<>();
+
+	/**
+	 * @param name the test's name, used for its output directory
+	 * @param ensemble the ensemble, closed with the lab
+	 * @param sessionTimeout the contenders' session timeout
+	 */
+	public FaultLab(String name, Ensemble ensemble, Duration sessionTimeout) {
+		this.name = name;
+		this.ensemble = ensemble;
+		this.sessionTimeout = sessionTimeout;
+	}
+
+	/** Where fault tests write histories, logs and the figures table. */
+	public static Path outputRoot() {
+		return Path.of(System.getProperty("zklock.fault.output", "target/fault-output"));
+	}
+
+	public Path outputDir() {
+		return outputRoot().resolve(this.name);
+	}
+
+	public History history() {
+		return this.history;
+	}
+
+	public FencedRegister register() {
+		return this.register;
+	}
+
+	public Ensemble ensemble() {
+		return this.ensemble;
+	}
+
+	public Duration sessionTimeout() {
+		return this.sessionTimeout;
+	}
+
+	/** How long a contender waits for a lock before it records a timeout and queues again. */
+	public Duration lockWait() {
+		return this.sessionTimeout.multipliedBy(4);
+	}
+
+	/**
+	 * Starts contenders {@code c1…cN} in parallel and opens their sessions.
+	 * @param viaProxy whether each talks to the ensemble through its own black-hole proxy
+	 */
+	public List<ContenderProcess> startContenders(int count, boolean viaProxy) {
+		List<CompletableFuture<ContenderProcess>> starting = new ArrayList<>();
+		for (int i = this.contenders.size() + 1; i <= count; i++) {
+			String id = "c" + i;
+			starting.add(CompletableFuture.supplyAsync(() -> startContender(id, viaProxy)));
+		}
+		starting.forEach(CompletableFuture::join);
+		return live();
+	}
+
+	private ContenderProcess startContender(String id, boolean viaProxy) {
+		String base = id.split("#")[0];
+		String connectString = this.ensemble.connectString();
+		if (viaProxy || this.proxies.containsKey(base)) {
+			connectString = this.proxies
+				.computeIfAbsent(base, (b) -> new BlackHoleProxy(b, this.ensemble.clientPorts()))
+				.connectString();
+		}
+		ContenderProcess contender = ContenderProcess.start(id, this.register.port(), this.history,
+				outputDir().resolve("logs"));
+		contender.connect(connectString, this.sessionTimeout);
+		synchronized (this.contenders) {
+			this.contenders.put(id, contender);
+		}
+		return contender;
+	}
+
+	/** Starts a new process in place of a killed contender: {@code c1} becomes {@code c1#2}. */
+	public ContenderProcess replace(ContenderProcess dead) {
+		String base = dead.id().split("#")[0];
+		int generation = this.restarts.merge(base, 2, (old, two) -> old + 1);
+		synchronized (this.contenders) {
+			this.contenders.remove(dead.id());
+		}
+		return startContender(base + "#" + generation, false);
+	}
+
+	/** The contender with this id. */
+	public ContenderProcess contender(String id) {
+		synchronized (this.contenders) {
+			ContenderProcess contender = this.contenders.get(id);
+			if (contender == null) {
+				throw new IllegalArgumentException("No contender '" + id + "' in " + this.contenders.keySet());
+			}
+			return contender;
+		}
+	}
+
+	/** The running contenders, in start order. */
+	public List<ContenderProcess> live() {
+		synchronized (this.contenders) {
+			return this.contenders.values().stream().filter(ContenderProcess::isAlive).toList();
+		}
+	}
+
+	public List<String> liveIds() {
+		return live().stream().map(ContenderProcess::id).toList();
+	}
+
+	/** The black-hole proxy in front of a contender. */
+	public BlackHoleProxy proxyOf(ContenderProcess contender) {
+		BlackHoleProxy proxy = this.proxies.get(contender.id().split("#")[0]);
+		if (proxy == null) {
+			throw new IllegalArgumentException(contender + " does not go through a proxy");
+		}
+		return proxy;
+	}
+
+	/**
+	 * Starts guarded rounds on every live contender.
+	 * @param rounds rounds per contender, or -1 until {@link #stopAll()}
+	 */
+	public void runAll(String lockPath, int threads, int rounds, int sectionMinMs, int sectionMaxMs,
+			int reentrantEvery) {
+		for (ContenderProcess contender : live()) {
+			run(contender, lockPath, threads, rounds, sectionMinMs, sectionMaxMs, reentrantEvery);
+		}
+	}
+
+	/** Starts guarded rounds on one contender. */
+	public void run(ContenderProcess contender, String lockPath, int threads, int rounds, int sectionMinMs,
+			int sectionMaxMs, int reentrantEvery) {
+		contender.call("run " + lockPath + " " + threads + " " + rounds + " " + sectionMinMs + " " + sectionMaxMs + " "
+				+ reentrantEvery + " " + lockWait().toMillis(), "running", Duration.ofSeconds(30));
+	}
+
+	/** Waits until every live contender finished its rounds; returns the total. */
+	public int awaitRunsDone(Duration timeout) {
+		int total = 0;
+		for (ContenderProcess contender : live()) {
+			total += Integer.parseInt(contender.awaitReply("run-done", timeout).trim());
+		}
+		return total;
+	}
+
+	/** Stops the rounds of every live contender; returns the rounds they completed. */
+	public int stopAll() {
+		List<ContenderProcess> live = live();
+		live.forEach((contender) -> contender.send("stop"));
+		int total = 0;
+		for (ContenderProcess contender : live) {
+			total += Integer.parseInt(contender.awaitReply("stopped", Duration.ofSeconds(60)).trim());
+		}
+		return total;
+	}
+
+	/**
+	 * The hygiene check: with every contender idle but its session open, no member may keep a
+	 * watch under the lock root (sessions of killed contenders are waited out); then, with every
+	 * contender closed, no node may be left under the lock root (containers are reaped too).
+	 * @return what was left after waiting
+	 */
+	public Leaks closeContendersAndCheckLeaks() throws Exception {
+		Duration patience = this.sessionTimeout.multipliedBy(2).plusSeconds(10);
+		List<String> watches = awaitEmpty(() -> EnsembleProbe.lockWatches(this.ensemble), patience);
+		closeContenders();
+		List<String> nodes = awaitEmpty(() -> EnsembleProbe.nodesUnderLockRoot(this.ensemble), patience);
+		return new Leaks(nodes, watches);
+	}
+
+	private static List<String> awaitEmpty(java.util.concurrent.Callable<List<String>> probe, Duration patience) {
+		try {
+			return await().atMost(patience).pollInterval(Duration.ofMillis(200)).until(probe, List::isEmpty);
+		}
+		catch (org.awaitility.core.ConditionTimeoutException ex) {
+			try {
+				return probe.call();
+			}
+			catch (Exception failure) {
+				throw new IllegalStateException(failure);
+			}
+		}
+	}
+
+	private void closeContenders() {
+		List<ContenderProcess> all;
+		synchronized (this.contenders) {
+			all = new ArrayList<>(this.contenders.values());
+		}
+		all.stream().map((c) -> CompletableFuture.runAsync(c::close)).toList().forEach(CompletableFuture::join);
+	}
+
+	@Override
+	public void close() {
+		try {
+			closeContenders();
+			this.proxies.values().forEach(BlackHoleProxy::close);
+			this.register.close();
+		}
+		finally {
+			this.history.writeTo(outputDir().resolve("history.txt"));
+			this.ensemble.close();
+		}
+	}
+
+	/** Where this lab's history file is written. */
+	public String historyFile() {
+		return outputDir().resolve("history.txt").toString();
+	}
+
+	/**
+	 * What the hygiene check found left behind.
+	 *
+	 * @param nodes nodes under the lock root after every contender closed
+	 * @param watches watches under the lock root while every contender was idle
+	 */
+	public record Leaks(List<String> nodes, List<String> watches) {
+
+	}
+
+}

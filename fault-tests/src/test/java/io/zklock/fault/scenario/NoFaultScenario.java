@@ -1,0 +1,93 @@
+package io.zklock.fault.scenario;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.zklock.fault.check.CheckResult;
+import io.zklock.fault.check.HistoryChecker;
+import io.zklock.fault.check.SafetyVerdict;
+import io.zklock.fault.harness.FaultLab;
+import io.zklock.fault.history.Event;
+import io.zklock.fault.register.KeyStats;
+import io.zklock.fault.report.Figures;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * No faults: every contender process runs guarded read–sleep–write rounds with several
+ * threads on one hot lock. Nothing may overlap, no write may be stale, no update lost, every
+ * reentrant acquire must return its hold's token.
+ */
+public final class NoFaultScenario {
+
+	private NoFaultScenario() {
+	}
+
+	/**
+	 * Runs the scenario on the lab's contenders (started if needed).
+	 * @param contenders contender processes
+	 * @param threads threads per contender
+	 * @param rounds guarded rounds in total
+	 */
+	public static void run(FaultLab lab, String lockPath, int contenders, int threads, int rounds, Figures figures)
+			throws Exception {
+		lab.startContenders(contenders, false);
+		long start = System.nanoTime();
+		lab.runAll(lockPath, threads, rounds / contenders, 0, 2, 10);
+		int completed = lab.awaitRunsDone(Duration.ofMinutes(5));
+		double seconds = (System.nanoTime() - start) / 1e9;
+
+		List<Event> history = lab.history().snapshot();
+		CheckResult result = HistoryChecker.check(history, lockPath);
+		KeyStats stats = lab.register().stats(lockPath);
+		List<Long> latencies = acquireLatenciesMicros(history, lockPath);
+		figures.rounds(result.grants())
+			.staleWrites(stats.rejectedStale(), stats.acceptedStale())
+			.overlaps(Integer.toString(result.overlaps()))
+			.extra(lockPath + " contenders × threads", contenders + " × " + threads)
+			.extra(lockPath + " reentrant acquires (same token)", result.reentrantGrants())
+			.extra(lockPath + " grants/s on one hot lock", Math.round(result.grants() / seconds))
+			.extra(lockPath + " acquire p50/p99 ms", percentile(latencies, 50) / 1000.0 + " / "
+					+ percentile(latencies, 99) / 1000.0);
+
+		assertThat(completed).as("rounds completed").isEqualTo(rounds / contenders * contenders);
+		SafetyVerdict.assertSafe(result, stats, true, lab.historyFile());
+		assertThat(result.grants()).as("grants").isEqualTo(completed);
+		assertThat(stats.acceptedWrites()).as("accepted writes").isEqualTo(completed);
+		assertThat(stats.rejectedStale()).as("stale writes without faults").isZero();
+		assertThat(result.acquireFailures()).as("failed acquires without faults").isZero();
+		assertThat(result.lossReports()).as("lock losses without faults").isZero();
+	}
+
+	private static List<Long> acquireLatenciesMicros(List<Event> history, String lockPath) {
+		Map<String, Long> invoked = new HashMap<>();
+		List<Long> latencies = new ArrayList<>();
+		for (Event e : history) {
+			if (!e.lockPath().equals(lockPath) || e.isReentrant()) {
+				continue;
+			}
+			String worker = e.process() + "/" + e.thread();
+			if (e.is("invoke", "acquire")) {
+				invoked.put(worker, e.nanos());
+			}
+			else if (e.is("ok", "acquire") && invoked.containsKey(worker)) {
+				latencies.add((e.nanos() - invoked.remove(worker)) / 1000);
+			}
+		}
+		Collections.sort(latencies);
+		return latencies;
+	}
+
+	private static long percentile(List<Long> sorted, int p) {
+		if (sorted.isEmpty()) {
+			return 0;
+		}
+		int rank = (int) Math.ceil(p / 100.0 * sorted.size());
+		return sorted.get(Math.max(0, rank - 1));
+	}
+
+}
