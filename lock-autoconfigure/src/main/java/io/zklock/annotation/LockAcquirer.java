@@ -23,9 +23,21 @@ final class LockAcquirer {
 
 	private final Supplier<SemaphoreByCurator> semaphores;
 
+	private volatile ILockByCurator resolvedLocks;
+
 	LockAcquirer(Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores) {
 		this.locks = locks;
 		this.semaphores = semaphores;
+	}
+
+	/** The lock API, looked up once on first use (a bean lookup per call costs on the hot path). */
+	private ILockByCurator locks() {
+		ILockByCurator api = this.resolvedLocks;
+		if (api == null) {
+			api = this.locks.get();
+			this.resolvedLocks = api;
+		}
+		return api;
 	}
 
 	/**
@@ -40,7 +52,7 @@ final class LockAcquirer {
 				.tryAcquire(target.path(), definition.permits(), wait);
 			return permit.map((lease) -> AcquiredLocks.ofPermit(lease, definition.methodDescription())).orElse(null);
 		}
-		ILockByCurator api = this.locks.get();
+		ILockByCurator api = locks();
 		long deadline = System.nanoTime() + wait.toNanos();
 		List<LockHandle> held = new ArrayList<>(targets.size());
 		boolean complete = false;
@@ -82,7 +94,7 @@ final class LockAcquirer {
 
 	/** Reports a skipped call to the lock listeners, when the lock API is zklock's own. */
 	void reportSkipped(List<ResolvedLock> targets, Duration waited) {
-		if (this.locks.get() instanceof AbstractLockByCurator api) {
+		if (locks() instanceof AbstractLockByCurator api) {
 			for (ResolvedLock target : targets) {
 				api.getCoordinator().reportSkipped(target.path(), target.lockName(), target.mode(), waited);
 			}

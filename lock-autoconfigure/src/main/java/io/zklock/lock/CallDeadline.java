@@ -1,24 +1,27 @@
 package io.zklock.lock;
 
-import java.util.concurrent.Callable;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Bounds one blocking ZooKeeper call by an acquire's {@link Deadline}. Curator retries a
- * call for up to the connection timeout times the retry count while the ensemble is away,
- * which a lock wait must not exceed: when the deadline passes during the call, the calling
- * thread is interrupted (ZooKeeper's synchronous calls answer interrupts at once) and the
- * call ends with {@link DeadlineExceededException}, the interrupt consumed. A create cut off
- * this way is cleaned up by Curator's protected mode, which finds and deletes its node.
+ * Bounds the blocking ZooKeeper calls of one acquire by its {@link Deadline}. Curator
+ * retries a call for up to the connection timeout times the retry count while the ensemble
+ * is away, which a lock wait must not exceed: when the deadline passes while the acquire
+ * still runs, its thread is interrupted (ZooKeeper's synchronous calls answer interrupts at
+ * once), and the acquire, seeing {@link Alarm#silence()} report the ring, gives up as timed
+ * out with the interrupt consumed. A create cut off this way is cleaned up by Curator's
+ * protected mode, which finds and deletes its node.
  *
  * <p>
- * One daemon timer thread, shared, started on demand and ended after ten idle seconds.
+ * One alarm per acquire (not per call) keeps the cost to one timer task. One daemon timer
+ * thread, shared, started on demand and ended after ten idle seconds.
  */
 final class CallDeadline {
 
 	private static final ScheduledThreadPoolExecutor TIMER = createTimer();
+
+	private static final Alarm NEVER = new Alarm(null);
 
 	private CallDeadline() {
 	}
@@ -36,78 +39,58 @@ final class CallDeadline {
 	}
 
 	/**
-	 * Runs {@code call}, cut off when {@code deadline} passes.
-	 * @throws DeadlineExceededException if the deadline passed before or during the call
-	 * @throws Exception what the call throws otherwise
+	 * Arms an alarm that interrupts the current thread when {@code deadline} passes.
+	 * @return the alarm; silence it before the acquire's clean-up
 	 */
-	static <T> T run(Deadline deadline, Callable<T> call) throws Exception {
+	static Alarm arm(Deadline deadline) {
 		if (deadline.isInfinite()) {
-			return call.call();
-		}
-		long remaining = deadline.remainingNanos();
-		if (remaining <= 0) {
-			throw new DeadlineExceededException();
+			return NEVER;
 		}
 		Alarm alarm = new Alarm(Thread.currentThread());
-		ScheduledFuture<?> scheduled = TIMER.schedule(alarm::ring, remaining, TimeUnit.NANOSECONDS);
-		Exception failure = null;
-		T result = null;
-		try {
-			result = call.call();
-		}
-		catch (Exception ex) {
-			failure = ex;
-		}
-		finally {
-			scheduled.cancel(false);
-		}
-		if (alarm.silence()) {
-			Thread.interrupted();
-			DeadlineExceededException exceeded = new DeadlineExceededException();
-			if (failure != null) {
-				exceeded.addSuppressed(failure);
-			}
-			throw exceeded;
-		}
-		if (failure != null) {
-			throw failure;
-		}
-		return result;
+		alarm.scheduled = TIMER.schedule(alarm::ring, Math.max(0, deadline.remainingNanos()), TimeUnit.NANOSECONDS);
+		return alarm;
 	}
 
 	/** Interrupts one thread once, unless silenced first. */
-	private static final class Alarm {
+	static final class Alarm {
 
 		private final Thread thread;
+
+		private volatile ScheduledFuture<?> scheduled;
 
 		private boolean armed = true;
 
 		private boolean rang;
 
-		Alarm(Thread thread) {
+		private Alarm(Thread thread) {
 			this.thread = thread;
 		}
 
-		synchronized void ring() {
-			if (this.armed) {
+		private synchronized void ring() {
+			if (this.armed && this.thread != null) {
 				this.rang = true;
 				this.thread.interrupt();
 			}
 		}
 
-		/** Disarms the alarm; {@code true} if it had rung (its interrupt is then pending). */
-		synchronized boolean silence() {
-			this.armed = false;
-			return this.rang;
-		}
-
-	}
-
-	/** The deadline of an acquire passed during one of its ZooKeeper calls. */
-	static final class DeadlineExceededException extends Exception {
-
-		DeadlineExceededException() {
-			super("The lock wait ran out during a ZooKeeper call", null, false, false);
+		/**
+		 * Disarms the alarm. If it had rung, its interrupt is consumed here.
+		 * @return {@code true} if it had rung: the deadline passed during the acquire
+		 */
+		boolean silence() {
+			ScheduledFuture<?> task = this.scheduled;
+			if (task != null) {
+				task.cancel(false);
+			}
+			synchronized (this) {
+				this.armed = false;
+				if (this.rang) {
+					this.rang = false;
+					Thread.interrupted();
+					return true;
+				}
+				return false;
+			}
 		}
 
 	}

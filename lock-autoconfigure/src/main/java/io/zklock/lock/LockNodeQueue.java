@@ -51,13 +51,13 @@ final class LockNodeQueue {
 	 */
 	HeldNode acquire(String basePath, LockMode mode, Deadline deadline) throws Exception {
 		PredecessorWatch watch = new PredecessorWatch(this.client, this.watchersByPath);
-		Deadline calls = deadline.atLeast(MIN_CALL_TIME);
+		CallDeadline.Alarm alarm = CallDeadline.arm(deadline.atLeast(MIN_CALL_TIME));
 		HeldNode ours = null;
 		boolean held = false;
 		try {
 			while (true) {
 				if (ours == null) {
-					ours = CallDeadline.run(calls, () -> createNode(basePath, mode));
+					ours = createNode(basePath, mode);
 					if (ours == null) {
 						// no node of the current session yet: try again while the wait lasts
 						if (deadline.hasPassed()) {
@@ -66,7 +66,7 @@ final class LockNodeQueue {
 						continue;
 					}
 				}
-				List<String> children = CallDeadline.run(calls, () -> this.client.getChildren().forPath(basePath));
+				List<String> children = this.client.getChildren().forPath(basePath);
 				List<LockNodeName> queue = LockNodeName.sortedLockNodes(children);
 				int index = LockNodeName.indexOf(queue, ZKPaths.getNodeFromPath(ours.nodePath()));
 				if (index < 0 || currentSessionId() != ours.sessionId()) {
@@ -86,8 +86,7 @@ final class LockNodeQueue {
 						return null;
 					}
 					String blockerPath = ZKPaths.makePath(basePath, blocker.name());
-					if (CallDeadline.run(calls, () -> watch.watch(blockerPath))
-							&& !watch.await(deadline.remainingNanos())) {
+					if (watch.watch(blockerPath) && !watch.await(deadline.remainingNanos())) {
 						return null;
 					}
 				}
@@ -96,10 +95,15 @@ final class LockNodeQueue {
 				}
 			}
 		}
-		catch (CallDeadline.DeadlineExceededException ex) {
-			return null;
+		catch (Exception ex) {
+			if (alarm.silence()) {
+				// the deadline passed during a ZooKeeper call: a timeout, not a failure
+				return null;
+			}
+			throw ex;
 		}
 		finally {
+			alarm.silence();
 			watch.removeRemaining();
 			if (!held && ours != null) {
 				deleteQuietly(ours.nodePath());
