@@ -1,0 +1,100 @@
+package io.zklock.benchmarks;
+
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import io.zklock.benchmarks.server.ServerKind;
+
+/**
+ * The command line of {@link BenchmarkMain}.
+ *
+ * @param scale full or quick
+ * @param servers the servers to run against, in order
+ * @param scenarios the scenario numbers to run (all if empty)
+ * @param output the directory of the results file and charts
+ * @param command the command line to print in the report
+ */
+public record BenchmarkOptions(Scale scale, List<ServerKind> servers, Set<Integer> scenarios, Path output,
+		String command) {
+
+	/** The usage text. */
+	public static final String USAGE = """
+			usage: benchmarks/run.sh [--quick] [--server=embedded|process|both] [--scenarios=1,3,...] [--output=DIR]
+			  --quick        a few seconds per scenario (CI); writes to benchmarks/target/quick-results
+			  --server=      the ZooKeeper server(s): in-process, standalone child process, or both (default)
+			  --scenarios=   only these scenario numbers (1-7); default all
+			  --output=DIR   where RESULTS.md and the charts go (full default: benchmarks/)""";
+
+	/**
+	 * Parses the arguments.
+	 * @param args the arguments
+	 * @param moduleDirectory the benchmarks module's directory, for the default output
+	 * @return the options
+	 * @throws IllegalArgumentException with the usage if an argument is unknown
+	 */
+	public static BenchmarkOptions parse(String[] args, Path moduleDirectory) {
+		boolean quick = false;
+		List<ServerKind> servers = List.of(ServerKind.PROCESS, ServerKind.EMBEDDED);
+		Set<Integer> scenarios = new LinkedHashSet<>();
+		Path output = null;
+		String command = System.getProperty("bench.command", "benchmarks/run.sh " + String.join(" ", args)).strip();
+		for (String arg : args) {
+			if (arg.equals("--quick")) {
+				quick = true;
+			}
+			else if (arg.startsWith("--server=")) {
+				servers = servers(arg.substring("--server=".length()));
+			}
+			else if (arg.startsWith("--scenarios=")) {
+				for (String number : arg.substring("--scenarios=".length()).split(",")) {
+					scenarios.add(scenario(number.trim()));
+				}
+			}
+			else if (arg.startsWith("--output=")) {
+				output = Path.of(arg.substring("--output=".length()));
+			}
+			else {
+				throw new IllegalArgumentException("Unknown argument '" + arg + "'\n" + USAGE);
+			}
+		}
+		if (output == null) {
+			output = quick ? moduleDirectory.resolve("target").resolve("quick-results") : moduleDirectory;
+		}
+		return new BenchmarkOptions(quick ? Scale.quick() : Scale.full(), servers, scenarios, output, command);
+	}
+
+	private static List<ServerKind> servers(String value) {
+		return switch (value) {
+			case "embedded" -> List.of(ServerKind.EMBEDDED);
+			case "process" -> List.of(ServerKind.PROCESS);
+			case "both" -> List.of(ServerKind.PROCESS, ServerKind.EMBEDDED);
+			default -> throw new IllegalArgumentException(
+					"Unknown server '" + value + "'; use embedded, process or both\n" + USAGE);
+		};
+	}
+
+	private static int scenario(String number) {
+		try {
+			int value = Integer.parseInt(number);
+			if (value >= 1 && value <= 7) {
+				return value;
+			}
+		}
+		catch (NumberFormatException ex) {
+			// reported below
+		}
+		throw new IllegalArgumentException("Unknown scenario '" + number + "'; scenarios are 1 to 7\n" + USAGE);
+	}
+
+	/**
+	 * Whether a scenario is selected.
+	 * @param number the scenario's number
+	 * @return {@code true} if it runs
+	 */
+	public boolean runs(int number) {
+		return this.scenarios.isEmpty() || this.scenarios.contains(number);
+	}
+
+}

@@ -1,0 +1,57 @@
+package io.zklock.benchmarks.client;
+
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+
+import io.zklock.lock.ExclusiveLockByCurator;
+import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockMode;
+
+/**
+ * zklock's locks as an application uses them without Spring: one {@link LockCoordinator} per
+ * client, handles from {@link ExclusiveLockByCurator#acquire(String, LockMode)}.
+ */
+final class ZklockLockClient implements LockClient {
+
+	private final LockCoordinator coordinator;
+
+	private final ExclusiveLockByCurator locks;
+
+	private final String root;
+
+	ZklockLockClient(ZkClient client, String root) {
+		this.root = root;
+		this.coordinator = new LockCoordinator(client.curator(), root);
+		this.locks = new ExclusiveLockByCurator(this.coordinator);
+	}
+
+	@Override
+	public Library library() {
+		return Library.ZKLOCK;
+	}
+
+	@Override
+	public Held lock(String lockPath, LockMode mode) {
+		LockHandle handle = this.locks.acquire(lockPath, mode);
+		return handle::release;
+	}
+
+	@Override
+	public Held lock(String lockPath, LockMode mode, Duration wait) throws TimeoutException {
+		LockHandle handle = this.locks.tryAcquire(lockPath, mode, wait)
+			.orElseThrow(() -> new TimeoutException("No " + mode + " lock on '" + lockPath + "' within " + wait));
+		return handle::release;
+	}
+
+	@Override
+	public String zooKeeperPath(String lockPath) {
+		return this.root + "/" + lockPath;
+	}
+
+	@Override
+	public void close() {
+		this.coordinator.close();
+	}
+
+}

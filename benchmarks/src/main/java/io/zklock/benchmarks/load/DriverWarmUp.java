@@ -1,0 +1,41 @@
+package io.zklock.benchmarks.load;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.zklock.benchmarks.client.Library;
+import io.zklock.benchmarks.server.ZooKeeperServer;
+
+/**
+ * Warms up the driver JVM and the server before the scenarios: every library runs
+ * uncontended, contended and (where it has them) read/write cycles for a while, so that the JIT
+ * has compiled the paths of all of them and the first library measured does not meet a colder
+ * JVM or server than the others.
+ */
+public final class DriverWarmUp {
+
+	private static final Duration WINDOW = Duration.ofMillis(100);
+
+	private DriverWarmUp() {
+	}
+
+	/**
+	 * Runs the warm-up.
+	 * @param server the server
+	 * @param libraries the libraries to warm up
+	 * @param perLibrary how long each library runs, in total
+	 * @throws Exception if a library fails
+	 */
+	public static void run(ZooKeeperServer server, List<Library> libraries, Duration perLibrary) throws Exception {
+		ContendedLoad load = new ContendedLoad(server, "/bench/warm-up");
+		Duration third = perLibrary.dividedBy(3);
+		for (Library library : libraries) {
+			load.run(library, new LoadSpec(1, 1, "solo", 0, third, WINDOW, false));
+			load.run(library, new LoadSpec(4, 2, "hot", 0, third, WINDOW, false));
+			if (library.supportsReadWrite()) {
+				load.run(library, new LoadSpec(4, 1, "catalog", 0.1, third, WINDOW, false));
+			}
+		}
+	}
+
+}

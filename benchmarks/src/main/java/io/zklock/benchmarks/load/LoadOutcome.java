@@ -1,0 +1,52 @@
+package io.zklock.benchmarks.load;
+
+/**
+ * What a contended load run measured in its window.
+ *
+ * @param operations lock acquisitions completed (each followed by its release): handoffs
+ * @param writes of those, write or exclusive acquisitions
+ * @param seconds the window's length, from the start signal until the last thread stopped
+ * @param requests requests the server received in the window (its {@code zk_packets_received}),
+ * the lock-node observer's own requests taken out
+ * @param watchEvents watchers the server triggered in the window
+ * @param peakLockNodes the most lock nodes seen under the lock path at once, or -1 if not observed
+ */
+public record LoadOutcome(long operations, long writes, double seconds, long requests, long watchEvents,
+		int peakLockNodes) {
+
+	/**
+	 * The outcome of two windows together, as if they were one.
+	 * @param other the other window
+	 * @return the sums (the peak is the higher one)
+	 */
+	public LoadOutcome plus(LoadOutcome other) {
+		return new LoadOutcome(this.operations + other.operations, this.writes + other.writes,
+				this.seconds + other.seconds, this.requests + other.requests, this.watchEvents + other.watchEvents,
+				Math.max(this.peakLockNodes, other.peakLockNodes));
+	}
+
+	/**
+	 * Operations (handoffs) per second.
+	 * @return the throughput
+	 */
+	public double perSecond() {
+		return this.operations / this.seconds;
+	}
+
+	/**
+	 * Requests per operation.
+	 * @return the server requests per handoff
+	 */
+	public double requestsPerOperation() {
+		return (double) this.requests / this.operations;
+	}
+
+	/**
+	 * Watch events per release.
+	 * @return watchers triggered per operation
+	 */
+	public double watchEventsPerRelease() {
+		return (double) this.watchEvents / this.operations;
+	}
+
+}

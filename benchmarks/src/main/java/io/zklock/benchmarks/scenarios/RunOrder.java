@@ -1,0 +1,30 @@
+package io.zklock.benchmarks.scenarios;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import io.zklock.benchmarks.client.Library;
+
+/**
+ * The order libraries run in at one measuring point: rotated from point to point, so that no
+ * library is always the first (or last) to run on the driver JVM and the server.
+ */
+final class RunOrder {
+
+	private RunOrder() {
+	}
+
+	/**
+	 * The libraries rotated left by {@code point}.
+	 * @param libraries the libraries in table order
+	 * @param point the index of the measuring point
+	 * @return the run order
+	 */
+	static List<Library> rotated(List<Library> libraries, int point) {
+		List<Library> order = new ArrayList<>(libraries);
+		Collections.rotate(order, -(point % order.size()));
+		return order;
+	}
+
+}

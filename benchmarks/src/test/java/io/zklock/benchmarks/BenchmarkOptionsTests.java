@@ -1,0 +1,59 @@
+package io.zklock.benchmarks;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.zklock.benchmarks.server.ServerKind;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class BenchmarkOptionsTests {
+
+	private static final Path MODULE = Path.of("benchmarks");
+
+	@Test
+	void shouldRunEverythingOnBothServersAtFullScaleByDefault() {
+		BenchmarkOptions options = BenchmarkOptions.parse(new String[0], MODULE);
+
+		assertThat(options.scale().isQuick()).isFalse();
+		assertThat(options.servers()).containsExactly(ServerKind.PROCESS, ServerKind.EMBEDDED);
+		assertThat(options.runs(1)).isTrue();
+		assertThat(options.runs(7)).isTrue();
+		assertThat(options.output()).isEqualTo(MODULE);
+	}
+
+	@Test
+	void shouldWriteQuickResultsUnderTarget() {
+		BenchmarkOptions options = BenchmarkOptions.parse(new String[] { "--quick", "--server=embedded" }, MODULE);
+
+		assertThat(options.scale().isQuick()).isTrue();
+		assertThat(options.servers()).isEqualTo(List.of(ServerKind.EMBEDDED));
+		assertThat(options.output()).isEqualTo(MODULE.resolve("target").resolve("quick-results"));
+	}
+
+	@Test
+	void shouldSelectScenarios() {
+		BenchmarkOptions options = BenchmarkOptions.parse(new String[] { "--scenarios=1,3" }, MODULE);
+
+		assertThat(options.runs(1)).isTrue();
+		assertThat(options.runs(3)).isTrue();
+		assertThat(options.runs(2)).isFalse();
+	}
+
+	@Test
+	void shouldRejectUnknownArgumentsWithTheUsage() {
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse(new String[] { "--fast" }, MODULE))
+			.withMessageContaining("Unknown argument '--fast'")
+			.withMessageContaining("usage: benchmarks/run.sh");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> BenchmarkOptions.parse(new String[] { "--server=docker" }, MODULE))
+			.withMessageContaining("use embedded, process or both");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> BenchmarkOptions.parse(new String[] { "--scenarios=8" }, MODULE))
+			.withMessageContaining("scenarios are 1 to 7");
+	}
+
+}

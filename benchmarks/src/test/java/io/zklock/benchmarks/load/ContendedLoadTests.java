@@ -1,0 +1,60 @@
+package io.zklock.benchmarks.load;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.zklock.benchmarks.client.Library;
+import io.zklock.benchmarks.server.InProcessZooKeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A short contended run of each kind completes and its counters add up (no timing is asserted).
+ */
+@Timeout(120)
+class ContendedLoadTests {
+
+	private static InProcessZooKeeper server;
+
+	@BeforeAll
+	static void startServer() throws Exception {
+		server = InProcessZooKeeper.start();
+	}
+
+	@AfterAll
+	static void stopServer() {
+		server.close();
+	}
+
+	@Test
+	void shouldCountHandoffsRequestsAndWatchEventsOfAHotLock() throws Exception {
+		ContendedLoad load = new ContendedLoad(server, "/test/hot");
+		for (Library library : Library.values()) {
+			LoadOutcome outcome = load.run(library,
+					new LoadSpec(3, 1, "hot", 0, Duration.ofMillis(100), Duration.ofMillis(300), false));
+
+			assertThat(outcome.operations()).as(library.displayName()).isPositive();
+			assertThat(outcome.writes()).isEqualTo(outcome.operations());
+			assertThat(outcome.requestsPerOperation()).as(library.displayName()).isGreaterThanOrEqualTo(3.0);
+			assertThat(outcome.watchEventsPerRelease()).as(library.displayName()).isLessThanOrEqualTo(1.0);
+			assertThat(outcome.peakLockNodes()).isEqualTo(-1);
+		}
+	}
+
+	@Test
+	void shouldMixReadsAndWritesAndObserveLockNodes() throws Exception {
+		ContendedLoad load = new ContendedLoad(server, "/test/read-write");
+
+		LoadOutcome outcome = load.run(Library.ZKLOCK,
+				new LoadSpec(2, 2, "catalog", 0.5, Duration.ofMillis(100), Duration.ofMillis(300), true));
+
+		assertThat(outcome.operations()).isPositive();
+		assertThat(outcome.writes()).isLessThanOrEqualTo(outcome.operations());
+		assertThat(outcome.peakLockNodes()).isBetween(1, 4);
+	}
+
+}

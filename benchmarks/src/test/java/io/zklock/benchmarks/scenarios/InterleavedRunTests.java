@@ -1,0 +1,69 @@
+package io.zklock.benchmarks.scenarios;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.zklock.benchmarks.client.Library;
+import io.zklock.benchmarks.client.LockClient;
+import io.zklock.benchmarks.client.ZkClient;
+import io.zklock.benchmarks.server.InProcessZooKeeper;
+import io.zklock.lock.LockMode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The interleaved runs read the server's counters right: an uncontended cycle of every library
+ * is the protocol's three requests, and a call that sends nothing counts zero. No timing is
+ * asserted.
+ */
+@Timeout(60)
+class InterleavedRunTests {
+
+	private static InProcessZooKeeper server;
+
+	@BeforeAll
+	static void startServer() throws Exception {
+		server = InProcessZooKeeper.start();
+	}
+
+	@AfterAll
+	static void stopServer() {
+		server.close();
+	}
+
+	@Test
+	void shouldCountThreeRequestsPerUncontendedCycleOfEveryLibrary() throws Exception {
+		Map<String, InterleavedRun.Call> variants = new LinkedHashMap<>();
+		Map<Library, ZkClient> sessions = new LinkedHashMap<>();
+		try {
+			for (Library library : Library.values()) {
+				ZkClient session = ZkClient.connect(server.connectString());
+				sessions.put(library, session);
+				LockClient locks = library.open(session, "/test/interleaved");
+				variants.put(library.id(), () -> locks.lock("solo", LockMode.EXCLUSIVE).unlock());
+			}
+			variants.put("nothing", () -> {
+			});
+
+			Map<String, InterleavedRun.Figures> figures = new InterleavedRun(server, 2, Duration.ofMillis(50))
+				.run(variants);
+
+			for (Library library : Library.values()) {
+				assertThat(figures.get(library.id()).requestsPerCall()).as(library.displayName()).isEqualTo(3.0);
+				assertThat(figures.get(library.id()).calls()).isPositive();
+			}
+			assertThat(figures.get("nothing").requestsPerCall()).isEqualTo(0.0);
+			assertThat(figures.keySet()).containsExactly("zklock", "curator", "spring-integration", "nothing");
+		}
+		finally {
+			sessions.values().forEach(ZkClient::close);
+		}
+	}
+
+}
