@@ -11,11 +11,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,31 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * The exclusive lock against a real ZooKeeper server: mutual exclusion across clients and
  * threads, FIFO order of waiters, and the handle-based calls.
  */
-class ExclusiveLockTests {
-
-	private static TestingServer server;
-
-	private ZkTestSupport.Clients clients;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = ZkTestSupport.startServer();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
-
-	@BeforeEach
-	void createClients() {
-		this.clients = new ZkTestSupport.Clients(server);
-	}
-
-	@AfterEach
-	void closeClients() {
-		this.clients.close();
-	}
+class ExclusiveLockTests extends ZkServerTest {
 
 	@Test
 	@Timeout(90)

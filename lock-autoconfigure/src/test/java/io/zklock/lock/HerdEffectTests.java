@@ -8,11 +8,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,33 +27,9 @@ import static org.awaitility.Awaitility.await;
  * exactly one waiter. Counted with instrumented ZooKeeper handles (getChildren calls, watches
  * set, watch events delivered) and with the server's own watch table ({@code wchc}).
  */
-class HerdEffectTests {
+class HerdEffectTests extends ZkServerTest {
 
 	private static final int WAITERS = 5;
-
-	private static TestingServer server;
-
-	private ZkTestSupport.Clients clients;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = ZkTestSupport.startServer();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
-
-	@BeforeEach
-	void createClients() {
-		this.clients = new ZkTestSupport.Clients(server);
-	}
-
-	@AfterEach
-	void closeClients() {
-		this.clients.close();
-	}
 
 	@Test
 	@Timeout(60)

@@ -4,11 +4,6 @@ import java.time.Duration;
 import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,31 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * Lock paths and lock roots: bad input is refused with a message naming the bad value, and
  * nothing is created in ZooKeeper.
  */
-class LockPathsTests {
-
-	private static TestingServer server;
-
-	private ZkTestSupport.Clients clients;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = ZkTestSupport.startServer();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
-
-	@BeforeEach
-	void createClients() {
-		this.clients = new ZkTestSupport.Clients(server);
-	}
-
-	@AfterEach
-	void closeClients() {
-		this.clients.close();
-	}
+class LockPathsTests extends ZkServerTest {
 
 	@ParameterizedTest
 	@NullSource

@@ -8,12 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,31 +26,7 @@ import static org.awaitility.Awaitility.await;
  * Reentrancy per thread and lock path, counted locally; thread-bound release; release of a
  * handle from any thread, once.
  */
-class ReentrancyTests {
-
-	private static TestingServer server;
-
-	private ZkTestSupport.Clients clients;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = ZkTestSupport.startServer();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
-
-	@BeforeEach
-	void createClients() {
-		this.clients = new ZkTestSupport.Clients(server);
-	}
-
-	@AfterEach
-	void closeClients() {
-		this.clients.close();
-	}
+class ReentrancyTests extends ZkServerTest {
 
 	@Test
 	@Timeout(30)

@@ -9,11 +9,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -33,33 +28,9 @@ import static org.awaitility.Awaitility.await;
  * a reader waits only for the writers queued before it, WRITE and EXCLUSIVE exclude each
  * other, and a thread may downgrade but not upgrade.
  */
-class SharedLockTests {
+class SharedLockTests extends ZkServerTest {
 
 	private static final Duration SHORT = Duration.ofMillis(200);
-
-	private static TestingServer server;
-
-	private ZkTestSupport.Clients clients;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = ZkTestSupport.startServer();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
-
-	@BeforeEach
-	void createClients() {
-		this.clients = new ZkTestSupport.Clients(server);
-	}
-
-	@AfterEach
-	void closeClients() {
-		this.clients.close();
-	}
 
 	private SharedLockByCurator newLock() {
 		return new SharedLockByCurator(this.clients.newClient(), ROOT);
