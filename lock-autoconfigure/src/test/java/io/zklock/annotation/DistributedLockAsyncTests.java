@@ -6,23 +6,17 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
-import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockEvent;
 import io.zklock.lock.LockMode;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -37,24 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link Flux}, and {@link Async} methods.
  */
 @Timeout(60)
-class DistributedLockAsyncTests {
+class DistributedLockAsyncTests extends ZkAnnotationTest {
 
-	private static TestingServer server;
-
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
-		.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
+	private final ApplicationContextRunner contextRunner = lockingContext()
 		.withUserConfiguration(AsyncConfiguration.class);
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
 
 	@Test
 	void completionStageHoldsTheLockUntilItCompletesAndReleasesOnTheCompletingThread() {

@@ -12,15 +12,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
-import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockCoordinator;
@@ -28,8 +24,6 @@ import io.zklock.lock.LockEvent;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -43,25 +37,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * collection keys), and their validation at start-up.
  */
 @Timeout(60)
-class DistributedLockFailurePolicyTests {
+class DistributedLockFailurePolicyTests extends ZkAnnotationTest {
 
-	private static TestingServer server;
-
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
-		.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString(),
-				"sample.wait=150ms")
+	private final ApplicationContextRunner contextRunner = lockingContext().withPropertyValues("sample.wait=150ms")
 		.withUserConfiguration(PolicyConfiguration.class);
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
 
 	@Test
 	void skipReturnsNothingAsFitsTheReturnTypeWithoutRunningTheMethod() {
@@ -151,9 +130,7 @@ class DistributedLockFailurePolicyTests {
 	}
 
 	private void startWith(Class<?> configuration, String... messages) {
-		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
-			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
+		lockingContext()
 			.withUserConfiguration(configuration)
 			.run((context) -> {
 				assertThat(context).hasFailed();

@@ -10,20 +10,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -36,24 +30,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * Tests for {@link DistributedLock} applied by {@link DistributedLockAdvisor}.
  */
 @Timeout(60)
-class DistributedLockInterceptorTests {
+class DistributedLockInterceptorTests extends ZkAnnotationTest {
 
-	private static TestingServer server;
-
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
-		.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
+	private final ApplicationContextRunner contextRunner = lockingContext()
 		.withUserConfiguration(ServiceConfiguration.class);
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
 
 	@Test
 	void shouldLockPathPlusSpelKeyAndExposeLockInsideMethod() {
@@ -204,9 +184,7 @@ class DistributedLockInterceptorTests {
 
 	@Test
 	void shouldFailStartUpForZeroPermits() {
-		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
-			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
+		lockingContext()
 			.withUserConfiguration(ZeroPermitsConfiguration.class)
 			.run((context) -> assertThat(context.getStartupFailure())
 				.hasMessageContaining("@DistributedSemaphore on ZeroPermitsService.work()")
@@ -215,9 +193,7 @@ class DistributedLockInterceptorTests {
 
 	@Test
 	void shouldFailStartUpForInvalidWaitTime() {
-		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
-			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
+		lockingContext()
 			.withUserConfiguration(InvalidConfiguration.class)
 			.run((context) -> {
 				assertThat(context).hasFailed();
@@ -229,9 +205,7 @@ class DistributedLockInterceptorTests {
 
 	@Test
 	void shouldFailStartUpForInvalidPath() {
-		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
-			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
+		lockingContext()
 			.withUserConfiguration(InvalidPathConfiguration.class)
 			.run((context) -> {
 				assertThat(context).hasFailed();

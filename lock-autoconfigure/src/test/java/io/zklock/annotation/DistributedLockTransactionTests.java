@@ -5,20 +5,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import javax.sql.DataSource;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.lock.ILockByCurator;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -45,26 +39,12 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 @Timeout(60)
 @ExtendWith(OutputCaptureExtension.class)
-class DistributedLockTransactionTests {
+class DistributedLockTransactionTests extends ZkAnnotationTest {
 
 	private static final String ACCOUNT = "a1";
 
-	private static TestingServer server;
-
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
-		.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
+	private final ApplicationContextRunner contextRunner = lockingContext()
 		.withUserConfiguration(TransactionConfiguration.class, TransactionBeans.class);
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
 
 	@AfterEach
 	void clearPath() {
@@ -116,10 +96,7 @@ class DistributedLockTransactionTests {
 
 	@Test
 	void transactionAdvisorOutsideTheLockIsWarnedAboutAndTheLockStillOutlivesTheCommit(CapturedOutput output) {
-		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
-			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString(),
-					"zklock.aspect-order=100")
+		lockingContext().withPropertyValues("zklock.aspect-order=100")
 			.withUserConfiguration(TransactionOutsideConfiguration.class, TransactionBeans.class)
 			.run((context) -> {
 				AccountService.currentPath.set("accounts/" + ACCOUNT);
@@ -136,10 +113,7 @@ class DistributedLockTransactionTests {
 
 	@Test
 	void negativeControlWithoutReleaseAfterTransactionReleasesBeforeTheCommit() {
-		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
-			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString(),
-					"zklock.aspect-order=100", "zklock.release-after-transaction=false")
+		lockingContext().withPropertyValues("zklock.aspect-order=100", "zklock.release-after-transaction=false")
 			.withUserConfiguration(TransactionOutsideConfiguration.class, TransactionBeans.class)
 			.run((context) -> {
 				AccountService.currentPath.set("accounts/" + ACCOUNT);

@@ -12,11 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,36 +27,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link InterProcessMutex} against EXCLUSIVE, {@link InterProcessReadWriteLock} against
  * READ/WRITE, in both directions.
  */
-class CuratorInteropTests {
+class CuratorInteropTests extends ZkServerTest {
 
 	private static final Duration SHORT = Duration.ofMillis(200);
-
-	private static TestingServer server;
-
-	private ZkTestSupport.Clients clients;
 
 	/** Curator's locks are released only by the thread that acquired them: one per recipe user. */
 	private final List<ExecutorService> curatorThreads = new ArrayList<>();
 
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = ZkTestSupport.startServer();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
-
-	@BeforeEach
-	void createClients() {
-		this.clients = new ZkTestSupport.Clients(server);
-	}
-
+	@Override
 	@AfterEach
 	void closeClients() {
 		this.curatorThreads.forEach(ExecutorService::shutdownNow);
-		this.clients.close();
+		super.closeClients();
 	}
 
 	private CuratorThread curatorThread() {

@@ -10,11 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,30 +30,12 @@ import static org.awaitility.Awaitility.await;
  * lock path holds only the nodes of current holders (and of waiters still waiting), and the
  * server keeps no watch for a waiter that left.
  */
-class LockCleanupTests {
+class LockCleanupTests extends ZkServerTest {
 
-	private static TestingServer server;
-
-	private ZkTestSupport.Clients clients;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = ZkTestSupport.startServer();
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
-
-	@BeforeEach
-	void createClients() {
-		this.clients = new ZkTestSupport.Clients(server);
-	}
-
+	@Override
 	@AfterEach
 	void closeClients() {
-		this.clients.close();
+		super.closeClients();
 		// a test that leaves a watch behind must not blame the next one
 		await().atMost(AWAIT).until(() -> serverLockWatches(server).isEmpty());
 	}
