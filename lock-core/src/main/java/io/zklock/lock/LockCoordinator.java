@@ -16,14 +16,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The lock engine behind {@link ExclusiveLockByCurator} and {@link SharedLockByCurator}:
@@ -36,7 +36,7 @@ import org.apache.zookeeper.data.Stat;
  */
 public final class LockCoordinator implements AutoCloseable {
 
-	private static final Log logger = LogFactory.getLog(LockCoordinator.class);
+	private static final Logger logger = LoggerFactory.getLogger(LockCoordinator.class);
 
 	private final CuratorFramework client;
 
