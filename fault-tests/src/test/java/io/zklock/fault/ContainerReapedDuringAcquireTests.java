@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import org.apache.curator.framework.CuratorFramework;
@@ -53,7 +53,7 @@ class ContainerReapedDuringAcquireTests {
 		ContainerReaperHook hook = new ContainerReaperHook();
 		CuratorFramework other = client(null);
 		CuratorFramework client = client(hook.factory());
-		LockCoordinator locks = new LockCoordinator(client, "/locks");
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(client, "/locks");
 
 		// an earlier lock path under "jobs" is used and gone: "jobs" is an empty container
 		locks.tryAcquire("jobs/old", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow().release();

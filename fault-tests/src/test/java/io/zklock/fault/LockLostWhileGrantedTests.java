@@ -11,7 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import io.zklock.lock.LockAcquisitionException;
-import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockState;
@@ -72,8 +72,8 @@ class LockLostWhileGrantedTests {
 		GrantWindowHooks hooks = new GrantWindowHooks();
 		CuratorFramework holderClient = client(null);
 		CuratorFramework waiterClient = client(hooks.factory());
-		LockCoordinator holder = new LockCoordinator(holderClient, "/locks");
-		LockCoordinator waiter = new LockCoordinator(waiterClient, "/locks");
+		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
+		ExclusiveLockByCurator waiter = new ExclusiveLockByCurator(waiterClient, "/locks");
 		List<ConnectionState> waiterStates = new CopyOnWriteArrayList<>();
 		waiterClient.getConnectionStateListenable().addListener((client, state) -> waiterStates.add(state));
 

@@ -7,15 +7,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockState;
 import io.zklock.lock.PermitLease;
 import io.zklock.lock.ReleaseResult;
 
 /**
  * The locks (or the permit) one annotated call holds. Released once, from any thread, in
- * reverse order of acquisition.
+ * reverse order of acquisition. Thread-safe.
  */
 final class AcquiredLocks {
 
@@ -23,13 +25,13 @@ final class AcquiredLocks {
 
 	private final List<LockHandle> locks;
 
-	private final PermitLease permit;
+	private final @Nullable PermitLease permit;
 
 	private final String methodDescription;
 
 	private final AtomicBoolean released = new AtomicBoolean();
 
-	private AcquiredLocks(List<LockHandle> locks, PermitLease permit, String methodDescription) {
+	private AcquiredLocks(List<LockHandle> locks, @Nullable PermitLease permit, String methodDescription) {
 		this.locks = List.copyOf(locks);
 		this.permit = permit;
 		this.methodDescription = methodDescription;
@@ -43,18 +45,54 @@ final class AcquiredLocks {
 		return new AcquiredLocks(List.of(), permit, methodDescription);
 	}
 
+	/** The lock handles, in acquisition order; empty for a permit. */
 	List<LockHandle> locks() {
 		return this.locks;
 	}
 
-	/** The first lock that is not held any more, or {@code null} if all are (or this is a permit). */
-	LockHandle firstNotHeld() {
+	/**
+	 * The exception for work that ends now, if a lock or the permit is not held any more (lost,
+	 * or in doubt and not confirmed again).
+	 * @param when what is ending, for the message, such as {@code "returned"}
+	 * @param consequence what becomes of the work, for the message, such as {@code "its result
+	 * was discarded"}
+	 * @return the exception, or {@code null} if everything is still held
+	 */
+	@Nullable LockLostException lostException(String when, String consequence) {
 		for (LockHandle lock : this.locks) {
 			if (lock.state() != LockState.HELD) {
-				return lock;
+				return new LockLostException(lock.lockPath(), lock.fencingToken(), lock.state(),
+						"The " + lock.mode() + " lock on '" + lock.lockPath() + "' (fencing token " + lock.fencingToken()
+								+ ") was " + lock.state() + " when " + this.methodDescription + " " + when + "; "
+								+ consequence);
 			}
 		}
+		PermitLease lease = this.permit;
+		if (lease != null && lease.state() != LockState.HELD) {
+			return new LockLostException(lease.path(), 0, lease.state(), "The permit of semaphore '" + lease.path()
+					+ "' was " + lease.state() + " when " + this.methodDescription + " " + when + "; " + consequence);
+		}
 		return null;
+	}
+
+	/**
+	 * Runs {@code onLoss} once, on the thread that notices, when any lock or the permit stops
+	 * being held; at once if one is not held now.
+	 * @return unregisters the callback
+	 */
+	Runnable onLoss(Runnable onLoss) {
+		AtomicBoolean fired = new AtomicBoolean();
+		Runnable once = () -> {
+			if (fired.compareAndSet(false, true)) {
+				onLoss.run();
+			}
+		};
+		List<Runnable> unregister = new ArrayList<>();
+		this.locks.forEach((lock) -> unregister.add(lock.onLost((handle) -> once.run())));
+		if (this.permit != null) {
+			unregister.add(this.permit.onLost((lease) -> once.run()));
+		}
+		return () -> unregister.forEach(Runnable::run);
 	}
 
 	/** Releases everything once; later calls do nothing. Never throws. */

@@ -1,8 +1,10 @@
 package io.zklock.annotation;
 
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import org.aopalliance.aop.Advice;
+import org.jspecify.annotations.Nullable;
 
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.SemaphoreByCurator;
@@ -28,6 +30,7 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 	 * @param locks supplies the lock API (looked up on first use, so the advisor can be
 	 * created early without pulling the ZooKeeper client along)
 	 * @param semaphores supplies the semaphores for {@link DistributedSemaphore}, likewise
+	 * @param skipped told of each call skipped because its lock was busy
 	 * @param rootPath the lock root, for messages
 	 * @param settings the interceptor's settings
 	 * @param placeholders resolves {@code ${…}} placeholders in wait times; may be
@@ -36,11 +39,12 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 	 * {@code null}
 	 */
 	public DistributedLockAdvisor(Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores,
-			String rootPath, AnnotationSettings settings, StringValueResolver placeholders, BeanFactory beanFactory) {
+			Consumer<SkippedCall> skipped, String rootPath, AnnotationSettings settings,
+			@Nullable StringValueResolver placeholders, @Nullable BeanFactory beanFactory) {
 		LockDefinitionSource definitions = new LockDefinitionSource(rootPath, placeholders);
 		this.pointcut = new DistributedLockPointcut(definitions);
 		this.interceptor = new DistributedLockInterceptor(definitions, new LockKeyResolver(beanFactory),
-				new LockAcquirer(locks, semaphores), settings);
+				new LockAcquirer(locks, semaphores), settings, skipped);
 	}
 
 	@Override

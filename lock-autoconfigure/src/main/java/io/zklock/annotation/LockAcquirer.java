@@ -6,16 +6,19 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-import io.zklock.lock.AbstractLockByCurator;
+import org.jspecify.annotations.Nullable;
+
+import io.zklock.lock.HoldOwner;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockRequest;
 import io.zklock.lock.PermitLease;
 import io.zklock.lock.SemaphoreByCurator;
 
 /**
- * Takes the locks of one call: every lock in the given (canonical) order under one
- * deadline, all or nothing; or one permit of a semaphore.
+ * Takes the locks of one call: every lock in the given (canonical) order under one deadline,
+ * all or nothing, with the owner the call's shape needs; or one permit of a semaphore.
  */
 final class LockAcquirer {
 
@@ -23,7 +26,7 @@ final class LockAcquirer {
 
 	private final Supplier<SemaphoreByCurator> semaphores;
 
-	private volatile ILockByCurator resolvedLocks;
+	private volatile @Nullable ILockByCurator resolvedLocks;
 
 	LockAcquirer(Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores) {
 		this.locks = locks;
@@ -42,16 +45,13 @@ final class LockAcquirer {
 
 	/**
 	 * Takes the locks.
+	 * @param owner {@link HoldOwner#THREAD} for a call that completes on its thread,
+	 * {@link HoldOwner#CALL} for one whose result completes later
 	 * @return the held locks, or {@code null} if the wait ran out (nothing is left held)
 	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails
 	 */
-	AcquiredLocks acquire(LockDefinition definition, List<ResolvedLock> targets, Duration wait) {
-		if (definition.isSemaphore()) {
-			ResolvedLock target = targets.get(0);
-			Optional<PermitLease> permit = this.semaphores.get()
-				.tryAcquire(target.path(), definition.permits(), wait);
-			return permit.map((lease) -> AcquiredLocks.ofPermit(lease, definition.methodDescription())).orElse(null);
-		}
+	@Nullable AcquiredLocks acquire(LockDefinition definition, List<ResolvedLock> targets, Duration wait,
+			HoldOwner owner) {
 		ILockByCurator api = locks();
 		long deadline = System.nanoTime() + wait.toNanos();
 		List<LockHandle> held = new ArrayList<>(targets.size());
@@ -59,7 +59,10 @@ final class LockAcquirer {
 		try {
 			for (ResolvedLock target : targets) {
 				Duration remaining = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-				Optional<LockHandle> lock = api.tryAcquire(target.path(), target.mode(), remaining, target.lockName());
+				Optional<LockHandle> lock = api.tryAcquire(LockRequest.of(target.path(), target.mode())
+					.waitAtMost(remaining)
+					.named(target.lockName())
+					.ownedBy(owner));
 				if (lock.isEmpty()) {
 					return null;
 				}
@@ -75,30 +78,14 @@ final class LockAcquirer {
 		}
 	}
 
-	/** The exception for a wait that ran out. */
-	static LockAcquisitionException timeout(LockDefinition definition, List<ResolvedLock> targets, Duration wait) {
-		String first = targets.get(0).path();
-		String what;
-		if (definition.isSemaphore()) {
-			what = "one of " + definition.permits() + " permits of semaphore '" + first + "'";
-		}
-		else if (targets.size() == 1) {
-			what = "the " + targets.get(0).mode() + " lock on '" + first + "'";
-		}
-		else {
-			what = "the locks on " + targets.stream().map((t) -> "'" + t.path() + "'").toList();
-		}
-		return new LockAcquisitionException(first, "Could not acquire " + what + " within " + wait.toMillis()
-				+ " ms for " + definition.methodDescription());
-	}
-
-	/** Reports a skipped call to the lock listeners, when the lock API is zklock's own. */
-	void reportSkipped(List<ResolvedLock> targets, Duration waited) {
-		if (locks() instanceof AbstractLockByCurator api) {
-			for (ResolvedLock target : targets) {
-				api.getCoordinator().reportSkipped(target.path(), target.lockName(), target.mode(), waited);
-			}
-		}
+	/**
+	 * Takes one permit.
+	 * @return the held permit, or {@code null} if the wait ran out
+	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails
+	 */
+	@Nullable AcquiredLocks acquire(SemaphoreDefinition definition, String path, Duration wait) {
+		Optional<PermitLease> permit = this.semaphores.get().tryAcquire(path, definition.permits(), wait);
+		return permit.map((lease) -> AcquiredLocks.ofPermit(lease, definition.methodDescription())).orElse(null);
 	}
 
 }

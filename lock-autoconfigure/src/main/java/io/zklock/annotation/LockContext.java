@@ -62,13 +62,18 @@ public final class LockContext {
 			.fencingToken();
 	}
 
-	static void push(LockHandle handle) {
-		CURRENT.get().push(handle);
+	/** Makes {@code locks} current on this thread, in order, until {@link #pop(List)}. */
+	static void push(List<LockHandle> locks) {
+		Deque<LockHandle> stack = CURRENT.get();
+		locks.forEach(stack::push);
 	}
 
-	static void pop() {
+	/** Ends what {@link #push(List)} began with the same locks. */
+	static void pop(List<LockHandle> locks) {
 		Deque<LockHandle> stack = CURRENT.get();
-		stack.poll();
+		for (int i = 0; i < locks.size(); i++) {
+			stack.poll();
+		}
 		if (stack.isEmpty()) {
 			CURRENT.remove();
 		}

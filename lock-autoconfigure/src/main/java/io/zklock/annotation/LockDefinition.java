@@ -3,26 +3,24 @@ package io.zklock.annotation;
 import java.time.Duration;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * The validated lock annotations of one method.
+ * The validated {@link DistributedLock}s of one method.
  *
- * @param locks the locks ({@link DistributedLock}s, or one {@link DistributedSemaphore})
+ * @param locks the locks, in declaration order
  * @param waitTime the wait from the annotations (the longest), or {@code null} for the
  * default
  * @param onFailure what to do when the locks are not acquired in time
- * @param permits for a {@link DistributedSemaphore}: its permit count; {@code 0} for locks
  * @param returnKind how the method's result completes
  * @param methodDescription the method, as {@code Type.method(Params)}, for messages
  */
-record LockDefinition(List<LockSpec> locks, Duration waitTime, OnLockFailure onFailure, int permits,
-		ReturnKind returnKind, String methodDescription) {
+record LockDefinition(List<LockSpec> locks, @Nullable Duration waitTime, OnLockFailure onFailure,
+		ReturnKind returnKind, String methodDescription) implements GuardDefinition {
 
-	boolean isSemaphore() {
-		return this.permits > 0;
-	}
-
-	String annotationName() {
-		return isSemaphore() ? "@DistributedSemaphore" : "@DistributedLock";
+	@Override
+	public String annotationName() {
+		return "@DistributedLock";
 	}
 
 }

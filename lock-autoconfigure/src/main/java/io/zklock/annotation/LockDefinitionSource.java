@@ -27,7 +27,7 @@ import org.springframework.util.StringValueResolver;
  */
 final class LockDefinitionSource {
 
-	private static final LockDefinition NONE = new LockDefinition(List.of(), null, OnLockFailure.THROW, 0,
+	private static final GuardDefinition NONE = new LockDefinition(List.of(), null, OnLockFailure.THROW,
 			ReturnKind.SYNC, "");
 
 	private final SpelExpressionParser parser = new SpelExpressionParser();
@@ -36,7 +36,7 @@ final class LockDefinitionSource {
 
 	private final StringValueResolver placeholders;
 
-	private final Map<Method, LockDefinition> cache = new ConcurrentHashMap<>();
+	private final Map<Method, GuardDefinition> cache = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the source.
@@ -52,12 +52,12 @@ final class LockDefinitionSource {
 	 * The lock definition of {@code method} (the most specific method of the target class).
 	 * @throws IllegalStateException if an annotation is invalid
 	 */
-	Optional<LockDefinition> find(Method method) {
-		LockDefinition definition = this.cache.computeIfAbsent(method, this::parse);
+	Optional<GuardDefinition> find(Method method) {
+		GuardDefinition definition = this.cache.computeIfAbsent(method, this::parse);
 		return (definition != NONE) ? Optional.of(definition) : Optional.empty();
 	}
 
-	private LockDefinition parse(Method method) {
+	private GuardDefinition parse(Method method) {
 		Set<DistributedLock> locks = AnnotatedElementUtils.findMergedRepeatableAnnotations(method,
 				DistributedLock.class, DistributedLocks.class);
 		DistributedSemaphore semaphore = AnnotatedElementUtils.findMergedAnnotation(method,
@@ -78,10 +78,10 @@ final class LockDefinitionSource {
 						+ ": a semaphore needs at least 1 permit");
 			}
 			checkSkip(semaphore.onFailure(), method, at);
-			LockSpec spec = new LockSpec(parsePath(semaphore.path(), at), parseKey(semaphore.key(), at),
-					semaphore.key(), null);
-			return new LockDefinition(List.of(spec), parseWait(semaphore.waitTime(), at), semaphore.onFailure(),
-					semaphore.permits(), returnKind, description);
+			KeyedPath path = new KeyedPath(parsePath(semaphore.path(), at), parseKey(semaphore.key(), at),
+					semaphore.key());
+			return new SemaphoreDefinition(path, semaphore.permits(), parseWait(semaphore.waitTime(), at),
+					semaphore.onFailure(), returnKind, description);
 		}
 		String at = "@DistributedLock on " + description;
 		List<LockSpec> specs = new ArrayList<>();
@@ -92,7 +92,8 @@ final class LockDefinitionSource {
 					+ " disagree on onFailure " + onFailure + "; they are taken together, so give them one");
 		}
 		for (DistributedLock lock : locks) {
-			specs.add(new LockSpec(parsePath(lock.path(), at), parseKey(lock.key(), at), lock.key(), lock.mode()));
+			specs.add(new LockSpec(new KeyedPath(parsePath(lock.path(), at), parseKey(lock.key(), at), lock.key()),
+					lock.mode()));
 			Duration lockWait = parseWait(lock.waitTime(), at);
 			if (lockWait != null && (wait == null || lockWait.compareTo(wait) > 0)) {
 				wait = lockWait;
@@ -100,7 +101,7 @@ final class LockDefinitionSource {
 		}
 		OnLockFailure policy = onFailure.iterator().next();
 		checkSkip(policy, method, at);
-		return new LockDefinition(List.copyOf(specs), wait, policy, 0, returnKind, description);
+		return new LockDefinition(List.copyOf(specs), wait, policy, returnKind, description);
 	}
 
 	private static void checkSkip(OnLockFailure onFailure, Method method, String at) {

@@ -1,20 +1,34 @@
 package io.zklock.annotation;
 
-import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
+import io.zklock.lock.LockAcquisitionException;
+import io.zklock.lock.LockLostException;
+import io.zklock.lock.LockState;
+
 /**
- * Locks around Reactor publishers: the locks are taken when the publisher is subscribed
- * (on the bounded-elastic scheduler, since taking them blocks), the method body runs under
- * them, and they are released on complete, error or cancel. Loaded only when Reactor is on
- * the classpath.
+ * Locks around Reactor publishers: one call-owned hold per subscription, taken when the
+ * publisher is subscribed (on the bounded-elastic scheduler, since taking it blocks), the
+ * method body run under it, and released on complete, error or cancel; a grant that arrives
+ * after the subscriber cancelled is released when Reactor discards it.
+ * {@code zklock.on-lock-lost} applies to the signals: {@code fail} turns an element or the
+ * completion that comes while a lock is not held into a {@link LockLostException} error;
+ * {@code interrupt} signals that error, and cancels the method's publisher, as soon as a lock
+ * is lost. Loaded only when Reactor is on the classpath.
  */
 final class ReactorSupport {
+
+	private static final String DISCARDED = "the publisher failed instead (zklock.on-lock-lost=fail)";
+
+	private static final String CANCELLED = "its publisher was cancelled (zklock.on-lock-lost=interrupt)";
 
 	private ReactorSupport() {
 	}
@@ -37,16 +51,69 @@ final class ReactorSupport {
 	 * @param acquire takes the locks; returns {@code null} to skip the call (the publisher is
 	 * then empty)
 	 * @param body runs the method and returns its publisher
+	 * @param onLockLost the policy for a lock lost while the publisher runs
+	 * @param method the method, for messages
 	 */
-	static Object around(ReturnKind kind, Callable<AcquiredLocks> acquire, ThrowingCall body) {
-		Mono<AcquiredLocks> locks = Mono.fromCallable(acquire).subscribeOn(Schedulers.boundedElastic());
-		Flux<Object> guarded = Flux.usingWhen(locks, (held) -> Flux.from(publisher(body)), ReactorSupport::release,
-				(held, error) -> release(held), ReactorSupport::release);
-		return (kind == ReturnKind.MONO) ? guarded.next() : guarded;
+	static Object around(ReturnKind kind, Supplier<@Nullable AcquiredLocks> acquire, ThrowingCall body,
+			OnLockLost onLockLost, String method) {
+		Mono<AcquiredLocks> locks = Mono.defer(() -> {
+			AtomicBoolean cancelled = new AtomicBoolean();
+			return Mono.fromCallable(() -> acquireUnlessCancelled(acquire, cancelled))
+				.subscribeOn(Schedulers.boundedElastic())
+				.doOnCancel(() -> cancelled.set(true));
+		}).doOnDiscard(AcquiredLocks.class, AcquiredLocks::release);
+		if (kind == ReturnKind.MONO) {
+			return Mono.usingWhen(locks,
+					(held) -> guard(Flux.from(publisher(body, held)), held, onLockLost, method).next(),
+					ReactorSupport::release, (held, error) -> release(held), ReactorSupport::release);
+		}
+		return Flux.usingWhen(locks, (held) -> guard(Flux.from(publisher(body, held)), held, onLockLost, method),
+				ReactorSupport::release, (held, error) -> release(held), ReactorSupport::release);
+	}
+
+	/** Takes the locks; an acquire cut short by the subscriber's cancel ends quietly. */
+	private static @Nullable AcquiredLocks acquireUnlessCancelled(Supplier<@Nullable AcquiredLocks> acquire,
+			AtomicBoolean cancelled) {
+		try {
+			return acquire.get();
+		}
+		catch (LockAcquisitionException ex) {
+			if (cancelled.get()) {
+				return null;
+			}
+			throw ex;
+		}
+	}
+
+	private static Flux<Object> guard(Flux<Object> body, AcquiredLocks held, OnLockLost onLockLost, String method) {
+		return switch (onLockLost) {
+			case FAIL -> body.handle((value, sink) -> {
+				LockLostException lost = held.lostException("emitted an element", DISCARDED);
+				if (lost != null) {
+					sink.error(lost);
+				}
+				else {
+					sink.next(value);
+				}
+			}).concatWith(Mono.defer(() -> {
+				LockLostException lost = held.lostException("completed", DISCARDED);
+				return (lost != null) ? Mono.error(lost) : Mono.empty();
+			}));
+			case INTERRUPT -> body.takeUntilOther(Mono.create((sink) -> {
+				Runnable unregister = held.onLoss(() -> {
+					LockLostException lost = held.lostException("was running", CANCELLED);
+					sink.error((lost != null) ? lost : new LockLostException("", 0, LockState.IN_DOUBT,
+							"A lock of " + method + " was put in doubt while it ran; " + CANCELLED));
+				});
+				sink.onDispose(unregister::run);
+			}));
+			case IGNORE -> body;
+		};
 	}
 
 	@SuppressWarnings("unchecked")
-	private static Publisher<Object> publisher(ThrowingCall body) {
+	private static Publisher<Object> publisher(ThrowingCall body, AcquiredLocks held) {
+		LockContext.push(held.locks());
 		try {
 			Object result = body.call();
 			return (result != null) ? (Publisher<Object>) result : Mono.empty();
@@ -57,13 +124,16 @@ final class ReactorSupport {
 		catch (Throwable ex) {
 			throw Exceptions.propagate(ex);
 		}
+		finally {
+			LockContext.pop(held.locks());
+		}
 	}
 
 	/** The method call, which may throw anything. */
 	@FunctionalInterface
 	interface ThrowingCall {
 
-		Object call() throws Throwable;
+		@Nullable Object call() throws Throwable;
 
 	}
 

@@ -4,6 +4,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.ClassUtils;
 
 /**
@@ -42,7 +44,7 @@ enum ReturnKind {
 	}
 
 	/** The value a skipped call returns for a method of {@code returnType}. */
-	static Object skippedValue(Class<?> returnType) {
+	static @Nullable Object skippedValue(Class<?> returnType) {
 		if (returnType == Optional.class) {
 			return Optional.empty();
 		}

@@ -1,13 +1,17 @@
 package io.zklock.annotation;
 
+import io.zklock.lock.LockLostException;
+
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.ClassUtils;
 
 /**
- * Defers a lock's release to the end of a Spring transaction that the annotated method did
- * not start, so that no other process reads uncommitted state under the lock. Only touches
- * spring-tx classes when spring-tx is on the classpath.
+ * Keeps a call's locks until the end of a Spring transaction that the annotated method did not
+ * start, so that no other process reads uncommitted state under the lock, and checks them
+ * before the commit: a lock lost while the transaction ran fails the commit with
+ * {@link LockLostException}, which rolls it back. Only touches spring-tx classes when
+ * spring-tx is on the classpath.
  */
 final class TransactionSupport {
 
@@ -24,11 +28,13 @@ final class TransactionSupport {
 	}
 
 	/**
-	 * Runs {@code release} after the current transaction completes (commit or rollback).
+	 * Keeps {@code held} until the current transaction completes (commit or rollback), then
+	 * runs {@code release}.
+	 * @param checkBeforeCommit whether a lock that is not held any more fails the commit
 	 * @return {@code false} if there is no transaction to wait for; the caller releases
 	 */
-	static boolean releaseAfterCompletion(Runnable release) {
-		return PRESENT && Tx.releaseAfterCompletion(release);
+	static boolean holdUntilCompletion(AcquiredLocks held, Runnable release, boolean checkBeforeCommit) {
+		return PRESENT && Tx.holdUntilCompletion(held, release, checkBeforeCommit);
 	}
 
 	/** Holds the spring-tx references, loaded only when spring-tx is present. */
@@ -39,7 +45,7 @@ final class TransactionSupport {
 					&& TransactionSynchronizationManager.isActualTransactionActive();
 		}
 
-		static boolean releaseAfterCompletion(Runnable release) {
+		static boolean holdUntilCompletion(AcquiredLocks held, Runnable release, boolean checkBeforeCommit) {
 			if (!inTransaction()) {
 				return false;
 			}
@@ -48,6 +54,14 @@ final class TransactionSupport {
 				@Override
 				public int getOrder() {
 					return LOWEST_PRECEDENCE;
+				}
+
+				@Override
+				public void beforeCommit(boolean readOnly) {
+					LockLostException lost = checkBeforeCommit ? held.lostException("was about to commit", "the transaction was rolled back") : null;
+					if (lost != null) {
+						throw lost;
+					}
 				}
 
 				@Override

@@ -1,7 +1,11 @@
 package io.zklock.autoconfigure;
 
+import org.apache.commons.logging.LogFactory;
+
 import io.zklock.annotation.AnnotationSettings;
 import io.zklock.annotation.DistributedLockAdvisor;
+import io.zklock.annotation.SkippedCall;
+import io.zklock.annotation.SkippedCallListener;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.SemaphoreByCurator;
 
@@ -30,14 +34,25 @@ class DistributedLockConfiguration {
 	@ConditionalOnMissingBean
 	static DistributedLockAdvisor distributedLockAdvisor(Environment environment,
 			ObjectProvider<ILockByCurator> locks, ObjectProvider<SemaphoreByCurator> semaphores,
-			BeanFactory beanFactory) {
+			ObjectProvider<SkippedCallListener> skipListeners, BeanFactory beanFactory) {
 		ZkLockProperties properties = Binder.get(environment).bindOrCreate("zklock", ZkLockProperties.class);
 		AnnotationSettings settings = new AnnotationSettings(properties.getDefaultWaitTime(),
 				properties.getOnLockLost(), properties.isReleaseAfterTransaction());
 		DistributedLockAdvisor advisor = new DistributedLockAdvisor(locks::getObject, semaphores::getObject,
+				(call) -> skipListeners.orderedStream().forEach((listener) -> notify(listener, call)),
 				properties.getRootPath(), settings, environment::resolveRequiredPlaceholders, beanFactory);
 		advisor.setOrder(properties.getAspectOrder());
 		return advisor;
+	}
+
+	private static void notify(SkippedCallListener listener, SkippedCall call) {
+		try {
+			listener.onSkipped(call);
+		}
+		catch (RuntimeException ex) {
+			LogFactory.getLog(DistributedLockConfiguration.class)
+				.warn("Skipped-call listener " + listener + " failed for '" + call.lockPath() + "'", ex);
+		}
 	}
 
 	@Bean

@@ -42,7 +42,7 @@ class LockBeansConfiguration {
 					"Set zklock.root-path to an absolute ZooKeeper path such as '/locks'.", ex);
 		}
 		if (properties.getZookeeper().getAuth().isConfigured()) {
-			LockRootAclCheck.check(curatorFramework, coordinator.getRootPath(),
+			LockRootAclCheck.check(curatorFramework, coordinator.getRoot().path(),
 					properties.getZookeeper().getAuth().isFailOnOpenAcl());
 		}
 		listeners.orderedStream().forEach(coordinator::addListener);
@@ -58,8 +58,8 @@ class LockBeansConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	SemaphoreByCurator semaphoreByCurator(CuratorFramework curatorFramework, ZkLockProperties properties) {
-		return new SemaphoreByCurator(curatorFramework, properties.getRootPath());
+	SemaphoreByCurator semaphoreByCurator(LockCoordinator coordinator) {
+		return new SemaphoreByCurator(coordinator);
 	}
 
 	@Bean

@@ -6,20 +6,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import org.apache.curator.CuratorZookeeperClient;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 
 import io.zklock.lock.HeldLock;
 import io.zklock.lock.LockCoordinator;
-import io.zklock.lock.LockMode;
-import io.zklock.lock.LockPaths;
+import io.zklock.lock.LockQueue;
+import io.zklock.lock.LockQueueInspector;
 import io.zklock.lock.QueuedNode;
 
 import org.springframework.boot.actuate.endpoint.Access;
@@ -45,11 +39,9 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 @Endpoint(id = "locks", defaultAccess = Access.READ_ONLY)
 public class LocksEndpoint {
 
-	private static final Pattern LOCK_NODE_NAME = Pattern.compile(Stream.of(LockMode.values())
-		.map((mode) -> Pattern.quote(mode.nodeMarker()))
-		.collect(Collectors.joining("|", ".*(?:", ")\\d{10}")));
-
 	private final LockCoordinator coordinator;
+
+	private final LockQueueInspector inspector;
 
 	/**
 	 * Creates the endpoint.
@@ -60,6 +52,7 @@ public class LocksEndpoint {
 			throw new IllegalArgumentException("'coordinator' must not be null");
 		}
 		this.coordinator = coordinator;
+		this.inspector = new LockQueueInspector(coordinator.getClient(), coordinator.getRoot());
 	}
 
 	/**
@@ -76,8 +69,8 @@ public class LocksEndpoint {
 					held.nodePath()))
 			.toList();
 		long sessionId = currentSessionId();
-		return new HeldLocksDescriptor(now, (sessionId != 0) ? hex(sessionId) : null, this.coordinator.getRootPath(),
-				locks);
+		return new HeldLocksDescriptor(now, (sessionId != 0) ? hex(sessionId) : null,
+				this.coordinator.getRoot().path(), locks);
 	}
 
 	/**
@@ -89,61 +82,31 @@ public class LocksEndpoint {
 	 */
 	@ReadOperation
 	public LockQueueDescriptor lockQueue(@Selector(match = Match.ALL_REMAINING) String[] lockPath) {
-		String rootPath = this.coordinator.getRootPath();
-		CuratorFramework client = this.coordinator.getClient();
-		String namespace = client.getNamespace();
-		boolean namespaced = namespace != null && !namespace.isEmpty();
-		String relative;
-		String zooKeeperPath;
+		String requested = String.join("/", lockPath);
+		LockQueue queue;
 		try {
-			relative = LockPaths.normalize(String.join("/", lockPath), rootPath);
-			zooKeeperPath = LockPaths.toZooKeeperPath(relative, rootPath, namespaced);
+			queue = this.inspector.inspectQueue(requested);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage(), ex);
 		}
-		List<QueuedNode> queue;
-		List<String> children;
-		try {
-			queue = this.coordinator.inspectQueue(relative);
-			children = children(client, zooKeeperPath);
-		}
 		catch (Exception ex) {
-			throw new IllegalStateException(
-					"Could not read the queue of lock path '" + relative + "' (ZooKeeper path " + zooKeeperPath + "): "
-							+ ex,
-					ex);
+			throw new IllegalStateException("Could not read the queue of lock path '" + requested + "': " + ex, ex);
 		}
 		Instant now = Instant.now();
 		long sessionId = currentSessionId();
-		Map<String, String> holderThreads = new HashMap<>();
+		Map<Long, String> holderThreads = new HashMap<>();
 		for (HeldLock held : this.coordinator.getHeldLocks()) {
-			holderThreads.put(held.nodePath(), held.holderThread());
+			holderThreads.put(held.fencingToken(), held.holderThread());
 		}
-		List<LockNodeDescriptor> nodes = new ArrayList<>(queue.size());
-		for (QueuedNode node : queue) {
+		List<LockNodeDescriptor> nodes = new ArrayList<>(queue.nodes().size());
+		for (QueuedNode node : queue.nodes()) {
 			boolean thisInstance = sessionId != 0 && node.sessionId() == sessionId;
 			nodes.add(new LockNodeDescriptor(nodes.size(), node.nodeName(), node.mode(), node.holder(),
 					node.fencingToken(), node.createdAt(), millisBetween(node.createdAt(), now), hex(node.sessionId()),
-					node.data(), thisInstance,
-					thisInstance ? holderThreads.get(ZKPaths.makePath(zooKeeperPath, node.nodeName())) : null));
+					node.data(), thisInstance, thisInstance ? holderThreads.get(node.fencingToken()) : null));
 		}
-		List<String> subPaths = children.stream()
-			.filter((child) -> !LOCK_NODE_NAME.matcher(child).matches())
-			.sorted()
-			.map((child) -> relative + "/" + child)
-			.toList();
-		String fullPath = namespaced ? ZKPaths.makePath(namespace, zooKeeperPath) : zooKeeperPath;
-		return new LockQueueDescriptor(now, relative, fullPath, nodes, subPaths);
-	}
-
-	private static List<String> children(CuratorFramework client, String zooKeeperPath) throws Exception {
-		try {
-			return client.getChildren().forPath(zooKeeperPath);
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return List.of();
-		}
+		return new LockQueueDescriptor(now, queue.lockPath(), queue.zooKeeperPath(), nodes, queue.childLockPaths());
 	}
 
 	private long currentSessionId() {

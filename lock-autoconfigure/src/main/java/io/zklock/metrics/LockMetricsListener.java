@@ -1,5 +1,6 @@
 package io.zklock.metrics;
 
+import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Supplier;
 
@@ -9,11 +10,16 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 
-import io.zklock.lock.LockEvent;
+import io.zklock.annotation.SkippedCall;
+import io.zklock.annotation.SkippedCallListener;
 import io.zklock.lock.LockListener;
+import io.zklock.lock.LockMode;
+import io.zklock.lock.LockTarget;
+import io.zklock.lock.ReleaseResult;
 
 /**
- * Records {@link LockEvent}s as Micrometer meters:
+ * Records lock events ({@link LockListener}) and skipped annotated calls
+ * ({@link SkippedCallListener}) as Micrometer meters:
  * <ul>
  * <li>timer {@value #ACQUIRE}: the wait of each acquire (reentrant acquires excluded), tags
  * {@code lock}, {@code mode} and {@code outcome} ({@code acquired}, {@code timeout} or
@@ -25,14 +31,14 @@ import io.zklock.lock.LockListener;
  * <li>counter {@value #SKIPPED}: annotated calls skipped because their lock was busy, tags
  * {@code lock} and {@code mode}.</li>
  * </ul>
- * The {@code lock} tag is {@link LockEvent#lockName()}, a name of bounded cardinality (the
+ * The {@code lock} tag is {@link LockTarget#lockName()}, a name of bounded cardinality (the
  * annotation's {@code path}, never the resolved key); {@code mode} is the lower-case
- * {@link io.zklock.lock.LockMode}.
+ * {@link LockMode} ({@code semaphore} for a skipped {@code @DistributedSemaphore} call).
  *
  * <p>
  * Thread-safe; recording takes no lock of its own.
  */
-public class LockMetricsListener implements LockListener {
+public class LockMetricsListener implements LockListener, SkippedCallListener {
 
 	/** Name of the timer of acquire waits. */
 	public static final String ACQUIRE = "zklock.acquire";
@@ -73,48 +79,64 @@ public class LockMetricsListener implements LockListener {
 	}
 
 	@Override
-	public void onEvent(LockEvent event) {
+	public void onAcquired(LockTarget lock, long fencingToken, Duration waited) {
+		recordAcquire(lock, waited, "acquired");
+	}
+
+	@Override
+	public void onTimeout(LockTarget lock, Duration waited) {
+		recordAcquire(lock, waited, "timeout");
+	}
+
+	@Override
+	public void onFailed(LockTarget lock, Duration waited, Throwable error) {
+		recordAcquire(lock, waited, "error");
+	}
+
+	@Override
+	public void onReleased(LockTarget lock, long fencingToken, Duration heldFor, ReleaseResult result) {
 		MeterRegistry registry = this.registry.get();
-		if (registry == null) {
-			return;
-		}
-		switch (event.type()) {
-			case ACQUIRED -> recordAcquire(registry, event, "acquired");
-			case TIMED_OUT -> recordAcquire(registry, event, "timeout");
-			case FAILED -> recordAcquire(registry, event, "error");
-			case RELEASED -> Timer.builder(HELD)
+		if (registry != null) {
+			Timer.builder(HELD)
 				.description("Time a lock node was held, from its grant to its release")
-				.tags(tags(event))
+				.tags(tags(lock.lockName(), lock.mode()))
 				.register(registry)
-				.record(event.duration());
-			case LOST -> Counter.builder(LOST)
-				.description("Held locks lost before their release (session expired or ownership unconfirmed)")
-				.tags(tags(event))
-				.register(registry)
-				.increment();
-			case SKIPPED -> Counter.builder(SKIPPED)
-				.description("Annotated calls skipped because their lock was busy")
-				.tags(tags(event))
-				.register(registry)
-				.increment();
-			default -> {
-				// ACQUIRING: the wait is recorded when its outcome is known
-			}
+				.record(heldFor);
 		}
 	}
 
-	private static void recordAcquire(MeterRegistry registry, LockEvent event, String outcome) {
-		Timer.builder(ACQUIRE)
-			.description("Time spent acquiring a lock, from queueing to grant, time-out or failure")
-			.tags(tags(event).and("outcome", outcome))
-			.register(registry)
-			.record(event.duration());
+	@Override
+	public void onLost(LockTarget lock, long fencingToken, Duration heldFor) {
+		count(LOST, "Held locks lost before their release (session expired or ownership unconfirmed)",
+				lock.lockName(), lock.mode());
 	}
 
-	private static Tags tags(LockEvent event) {
-		String lock = (event.lockName() != null) ? event.lockName() : "unknown";
-		String mode = (event.mode() != null) ? event.mode().name().toLowerCase(Locale.ROOT) : "unknown";
-		return Tags.of("lock", lock, "mode", mode);
+	@Override
+	public void onSkipped(SkippedCall call) {
+		count(SKIPPED, "Annotated calls skipped because their lock was busy", call.lockName(), call.mode());
+	}
+
+	private void recordAcquire(LockTarget lock, Duration waited, String outcome) {
+		MeterRegistry registry = this.registry.get();
+		if (registry != null) {
+			Timer.builder(ACQUIRE)
+				.description("Time spent acquiring a lock, from queueing to grant, time-out or failure")
+				.tags(tags(lock.lockName(), lock.mode()).and("outcome", outcome))
+				.register(registry)
+				.record(waited);
+		}
+	}
+
+	private void count(String name, String description, String lockName, @Nullable LockMode mode) {
+		MeterRegistry registry = this.registry.get();
+		if (registry != null) {
+			Counter.builder(name).description(description).tags(tags(lockName, mode)).register(registry).increment();
+		}
+	}
+
+	private static Tags tags(String lockName, @Nullable LockMode mode) {
+		String tagMode = (mode != null) ? mode.name().toLowerCase(Locale.ROOT) : "semaphore";
+		return Tags.of("lock", lockName, "mode", tagMode);
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.zklock.observation;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.function.Supplier;
@@ -8,20 +9,19 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
-import io.zklock.lock.LockEvent;
 import io.zklock.lock.LockListener;
+import io.zklock.lock.LockTarget;
 
 /**
  * Wraps each lock acquire in a Micrometer {@link Observation} (by default
  * {@value DefaultLockAcquisitionObservationConvention#NAME}), so that traces show lock
- * waits: started on {@link LockEvent.Type#ACQUIRING}, stopped on
- * {@link LockEvent.Type#ACQUIRED ACQUIRED}, {@link LockEvent.Type#TIMED_OUT TIMED_OUT} or
- * {@link LockEvent.Type#FAILED FAILED} (with the failure as the observation's error). The
+ * waits: started on {@link #onAcquiring}, stopped on {@link #onAcquired}, {@link #onTimeout} or
+ * {@link #onFailed} (with the failure as the observation's error). The
  * observation's parent is the observation current on the acquiring thread, such as the
  * HTTP request's.
  *
  * <p>
- * The coordinator reports an acquire's events on the acquiring thread, so open observations
+ * The coordinator reports an acquire's outcome on the acquiring thread, so open observations
  * are kept in a per-thread stack. The end event stops the open observation of the same lock
  * path and mode; any other observation still open on the thread had no end reported (an
  * {@link Error} thrown inside its acquire) and is stopped then too, with an error, so none
@@ -73,16 +73,23 @@ public class LockObservationListener implements LockListener {
 	}
 
 	@Override
-	public void onEvent(LockEvent event) {
-		switch (event.type()) {
-			case ACQUIRING -> start(event);
-			case ACQUIRED -> stop(event, LockAcquisitionContext.ACQUIRED);
-			case TIMED_OUT -> stop(event, LockAcquisitionContext.TIMEOUT);
-			case FAILED -> stop(event, LockAcquisitionContext.ERROR);
-			default -> {
-				// RELEASED, LOST, SKIPPED: not part of an acquire
-			}
-		}
+	public void onAcquiring(LockTarget lock) {
+		start(lock);
+	}
+
+	@Override
+	public void onAcquired(LockTarget lock, long fencingToken, Duration waited) {
+		stop(lock, LockAcquisitionContext.ACQUIRED, fencingToken, null);
+	}
+
+	@Override
+	public void onTimeout(LockTarget lock, Duration waited) {
+		stop(lock, LockAcquisitionContext.TIMEOUT, 0, null);
+	}
+
+	@Override
+	public void onFailed(LockTarget lock, Duration waited, Throwable error) {
+		stop(lock, LockAcquisitionContext.ERROR, 0, error);
 	}
 
 	/**
@@ -94,13 +101,12 @@ public class LockObservationListener implements LockListener {
 		return (stack != null) ? stack.size() : 0;
 	}
 
-	private void start(LockEvent event) {
+	private void start(LockTarget lock) {
 		ObservationRegistry registry = this.registry.get();
 		if (registry == null || registry.isNoop()) {
 			return;
 		}
-		LockAcquisitionContext context = new LockAcquisitionContext(event.lockPath(),
-				(event.lockName() != null) ? event.lockName() : "unknown", event.mode());
+		LockAcquisitionContext context = new LockAcquisitionContext(lock.lockPath(), lock.lockName(), lock.mode());
 		Observation observation = Observation
 			.createNotStarted(this.convention, DEFAULT_CONVENTION, () -> context, registry)
 			.start();
@@ -115,14 +121,14 @@ public class LockObservationListener implements LockListener {
 		stack.push(new OpenAcquisition(context, observation));
 	}
 
-	private void stop(LockEvent event, String outcome) {
+	private void stop(LockTarget lock, String outcome, long fencingToken, @Nullable Throwable error) {
 		Deque<OpenAcquisition> stack = this.open.get();
 		if (stack == null) {
 			return;
 		}
 		OpenAcquisition ended = null;
 		for (OpenAcquisition candidate : stack) {
-			if (candidate.isOf(event)) {
+			if (candidate.isOf(lock)) {
 				ended = candidate;
 				break;
 			}
@@ -137,17 +143,17 @@ public class LockObservationListener implements LockListener {
 			}
 		}
 		ended.context().setOutcome(outcome);
-		ended.context().setFencingToken(event.fencingToken());
-		if (event.error() != null) {
-			ended.observation().error(event.error());
+		ended.context().setFencingToken(fencingToken);
+		if (error != null) {
+			ended.observation().error(error);
 		}
 		ended.observation().stop();
 	}
 
 	private record OpenAcquisition(LockAcquisitionContext context, Observation observation) {
 
-		boolean isOf(LockEvent event) {
-			return this.context.getLockPath().equals(event.lockPath()) && this.context.getMode() == event.mode();
+		boolean isOf(LockTarget lock) {
+			return this.context.getLockPath().equals(lock.lockPath()) && this.context.getMode() == lock.mode();
 		}
 
 		void abandon() {

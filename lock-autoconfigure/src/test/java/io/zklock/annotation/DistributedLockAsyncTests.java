@@ -14,8 +14,10 @@ import reactor.test.StepVerifier;
 
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockCoordinator;
-import io.zklock.lock.LockEvent;
+import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockTarget;
+import io.zklock.lock.ReleaseResult;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -41,9 +43,12 @@ class DistributedLockAsyncTests extends ZkAnnotationTest {
 		this.contextRunner.run((context) -> {
 			Reports reports = context.getBean(Reports.class);
 			AtomicReference<String> releasedOn = new AtomicReference<>();
-			context.getBean(LockCoordinator.class).addListener((event) -> {
-				if (event.type() == LockEvent.Type.RELEASED && event.lockPath().equals("stage")) {
-					releasedOn.set(Thread.currentThread().getName());
+			context.getBean(LockCoordinator.class).addListener(new LockListener() {
+				@Override
+				public void onReleased(LockTarget lock, long fencingToken, Duration heldFor, ReleaseResult result) {
+					if (lock.lockPath().equals("stage")) {
+						releasedOn.set(Thread.currentThread().getName());
+					}
 				}
 			});
 			CompletableFuture<String> pending = new CompletableFuture<>();

@@ -20,7 +20,6 @@ import reactor.test.StepVerifier;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockCoordinator;
-import io.zklock.lock.LockEvent;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 
@@ -46,12 +45,7 @@ class DistributedLockFailurePolicyTests extends ZkAnnotationTest {
 	void skipReturnsNothingAsFitsTheReturnTypeWithoutRunningTheMethod() {
 		this.contextRunner.run((context) -> {
 			Jobs jobs = context.getBean(Jobs.class);
-			List<LockEvent> skipped = new CopyOnWriteArrayList<>();
-			context.getBean(LockCoordinator.class).addListener((event) -> {
-				if (event.type() == LockEvent.Type.SKIPPED) {
-					skipped.add(event);
-				}
-			});
+			List<SkippedCall> skipped = context.getBean(SkippedCalls.class).calls;
 			LockHandle busy = holdElsewhere(context, "busy");
 			try {
 				assertThat(jobs.text()).isNull();
@@ -64,9 +58,10 @@ class DistributedLockFailurePolicyTests extends ZkAnnotationTest {
 			finally {
 				busy.release();
 			}
-			assertThat(skipped).hasSize(5).allSatisfy((event) -> {
-				assertThat(event.lockName()).isEqualTo("busy");
-				assertThat(event.lockPath()).isEqualTo("busy");
+			assertThat(skipped).hasSize(5).allSatisfy((call) -> {
+				assertThat(call.lockName()).isEqualTo("busy");
+				assertThat(call.lockPath()).isEqualTo("busy");
+				assertThat(call.method()).startsWith("Jobs.");
 			});
 			assertThat(jobs.text()).isEqualTo("ran");
 			assertThat(jobs.runs()).isOne();
@@ -214,6 +209,22 @@ class DistributedLockFailurePolicyTests extends ZkAnnotationTest {
 		@Bean
 		Jobs jobs() {
 			return new Jobs();
+		}
+
+		@Bean
+		SkippedCalls skippedCalls() {
+			return new SkippedCalls();
+		}
+
+	}
+
+	static class SkippedCalls implements SkippedCallListener {
+
+		final List<SkippedCall> calls = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void onSkipped(SkippedCall call) {
+			this.calls.add(call);
 		}
 
 	}

@@ -20,6 +20,8 @@ import io.zklock.annotation.AnnotationSettings;
 import io.zklock.annotation.DistributedLockAdvisor;
 import io.zklock.lock.AbstractLockByCurator;
 import io.zklock.lock.ExclusiveLockByCurator;
+import io.zklock.lock.HoldOwner;
+import io.zklock.lock.LockRequest;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
@@ -75,7 +77,7 @@ class ZkLockAutoConfigurationTests {
 			assertThat(client.getState()).isEqualTo(CuratorFrameworkState.STARTED);
 			assertThat(client.getNamespace()).isEqualTo("zklock");
 			assertThat(context.getBean(ILockByCurator.class)).isSameAs(context.getBean(ExclusiveLockByCurator.class));
-			assertThat(context.getBean(LockCoordinator.class).getRootPath()).isEqualTo("/locks");
+			assertThat(context.getBean(LockCoordinator.class).getRoot().path()).isEqualTo("/locks");
 			assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
 				.isEqualTo(Ordered.LOWEST_PRECEDENCE - 1);
 			ZkLockProperties properties = context.getBean(ZkLockProperties.class);
@@ -90,9 +92,10 @@ class ZkLockAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			ExclusiveLockByCurator exclusive = context.getBean(ExclusiveLockByCurator.class);
 			SharedLockByCurator shared = context.getBean(SharedLockByCurator.class);
-			try (LockHandle write = shared.acquire("beans/a", LockMode.WRITE)) {
-				// the same thread re-enters through the other bean: one engine, one hold
-				try (LockHandle again = exclusive.acquire("beans/a", LockMode.READ)) {
+			try (LockHandle write = shared.acquire(LockRequest.of("beans/a", LockMode.WRITE).ownedBy(HoldOwner.THREAD))) {
+				// the same thread re-enters through the other bean: one engine, one thread-owned hold
+				try (LockHandle again = exclusive
+					.acquire(LockRequest.of("beans/a", LockMode.READ).ownedBy(HoldOwner.THREAD))) {
 					assertThat(again.fencingToken()).isEqualTo(write.fencingToken());
 				}
 			}
@@ -133,7 +136,7 @@ class ZkLockAutoConfigurationTests {
 				assertThat(retry.getBaseSleepTimeMs()).isEqualTo(50);
 				assertThat(retry.getMaxSleepTimeMs()).isEqualTo(2000);
 				assertThat(retry.getN()).isEqualTo(7);
-				assertThat(context.getBean(LockCoordinator.class).getRootPath()).isEqualTo("/app/locks");
+				assertThat(context.getBean(LockCoordinator.class).getRoot().path()).isEqualTo("/app/locks");
 				assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(42);
 				try (LockHandle lock = context.getBean(ILockByCurator.class).acquire("x", LockMode.EXCLUSIVE)) {
 					assertThat(lock.nodePath()).startsWith("/app/locks/x/");
@@ -230,7 +233,7 @@ class ZkLockAutoConfigurationTests {
 	@Test
 	void shouldBackOffWhenUserDefinesCoordinatorAndAdvisor() {
 		this.contextRunner.withUserConfiguration(UserCoordinatorAndAdvisorConfiguration.class).run((context) -> {
-			assertThat(context.getBean(LockCoordinator.class).getRootPath()).isEqualTo("/user-root");
+			assertThat(context.getBean(LockCoordinator.class).getRoot().path()).isEqualTo("/user-root");
 			assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(5);
 		});
 	}
@@ -367,7 +370,13 @@ class ZkLockAutoConfigurationTests {
 
 		@Bean
 		ILockByCurator userLockApi(CuratorFramework client) {
-			this.lock = new AbstractLockByCurator(new LockCoordinator(client, "/custom"), LockMode.WRITE) {
+			this.lock = new AbstractLockByCurator(new LockCoordinator(client, "/custom")) {
+
+				@Override
+				public LockMode defaultMode() {
+					return LockMode.WRITE;
+				}
+
 			};
 			return this.lock;
 		}
@@ -384,7 +393,8 @@ class ZkLockAutoConfigurationTests {
 
 		@Bean
 		static DistributedLockAdvisor userAdvisor() {
-			DistributedLockAdvisor advisor = new DistributedLockAdvisor(() -> null, () -> null, "/user-root",
+			DistributedLockAdvisor advisor = new DistributedLockAdvisor(() -> null, () -> null, (call) -> {
+			}, "/user-root",
 					new AnnotationSettings(Duration.ZERO, null, true), null, null);
 			advisor.setOrder(5);
 			return advisor;

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
@@ -95,7 +96,7 @@ class LocksEndpointTests {
 		assertThat(none.locks()).isEmpty();
 		assertThat(none.rootPath()).isEqualTo("/locks");
 		assertThat(none.sessionId()).isEqualTo(hexSessionId(this.client));
-		try (LockHandle lock = this.coordinator.tryAcquire("orders/42", LockMode.WRITE, AWAIT, "orders")
+		try (LockHandle lock = new ExclusiveLockByCurator(this.coordinator).tryAcquire("orders/42", LockMode.WRITE, AWAIT, "orders")
 			.orElseThrow()) {
 			HeldLocksDescriptor held = this.endpoint.heldLocks();
 			assertThat(held.locks()).singleElement().satisfies((descriptor) -> {
@@ -115,9 +116,9 @@ class LocksEndpointTests {
 
 	@Test
 	void shouldShowHolderFirstThenWaitersOfEveryInstance() throws Exception {
-		try (LockHandle lock = this.coordinator.tryAcquire("orders/7", LockMode.EXCLUSIVE, AWAIT).orElseThrow()) {
+		try (LockHandle lock = new ExclusiveLockByCurator(this.coordinator).tryAcquire("orders/7", LockMode.EXCLUSIVE, AWAIT).orElseThrow()) {
 			Future<Optional<LockHandle>> waiter = this.threads
-				.submit(() -> this.otherInstance.tryAcquire("orders/7", LockMode.EXCLUSIVE, AWAIT));
+				.submit(() -> new ExclusiveLockByCurator(this.otherInstance).tryAcquire("orders/7", LockMode.EXCLUSIVE, AWAIT));
 			await().atMost(AWAIT).until(() -> this.endpoint.lockQueue(new String[] { "orders", "7" }).nodes().size() == 2);
 			LockQueueDescriptor queue = this.endpoint.lockQueue(new String[] { "orders", "7" });
 			assertThat(queue.lockPath()).isEqualTo("orders/7");
@@ -156,7 +157,7 @@ class LocksEndpointTests {
 				this.threads.submit(() -> read(this.otherInstance, readersHold, releaseReaders)));
 		assertThat(readersHold.await(20, TimeUnit.SECONDS)).isTrue();
 		Future<Optional<LockHandle>> writer = this.threads
-			.submit(() -> this.coordinator.tryAcquire("stock/sku-1", LockMode.WRITE, AWAIT));
+			.submit(() -> new ExclusiveLockByCurator(this.coordinator).tryAcquire("stock/sku-1", LockMode.WRITE, AWAIT));
 		await().atMost(AWAIT)
 			.until(() -> this.endpoint.lockQueue(new String[] { "stock", "sku-1" }).nodes().size() == 3);
 		assertThat(this.endpoint.lockQueue(new String[] { "stock", "sku-1" }).nodes())
@@ -173,9 +174,9 @@ class LocksEndpointTests {
 
 	@Test
 	void shouldListSubPathsBelowALockPath() throws Exception {
-		try (LockHandle a = this.coordinator.tryAcquire("inventory/sku-2", LockMode.EXCLUSIVE, AWAIT).orElseThrow();
-				LockHandle b = this.coordinator.tryAcquire("inventory/sku-1", LockMode.READ, AWAIT).orElseThrow();
-				LockHandle parent = this.coordinator.tryAcquire("inventory", LockMode.READ, AWAIT).orElseThrow()) {
+		try (LockHandle a = new ExclusiveLockByCurator(this.coordinator).tryAcquire("inventory/sku-2", LockMode.EXCLUSIVE, AWAIT).orElseThrow();
+				LockHandle b = new ExclusiveLockByCurator(this.coordinator).tryAcquire("inventory/sku-1", LockMode.READ, AWAIT).orElseThrow();
+				LockHandle parent = new ExclusiveLockByCurator(this.coordinator).tryAcquire("inventory", LockMode.READ, AWAIT).orElseThrow()) {
 			LockQueueDescriptor queue = this.endpoint.lockQueue(new String[] { "inventory" });
 			assertThat(queue.subPaths()).containsExactly("inventory/sku-1", "inventory/sku-2");
 			assertThat(queue.nodes()).singleElement().extracting(LockNodeDescriptor::mode).isEqualTo(LockMode.READ);
@@ -198,7 +199,7 @@ class LocksEndpointTests {
 
 	private Void read(LockCoordinator coordinator, CountDownLatch holding, CountDownLatch release)
 			throws InterruptedException {
-		try (LockHandle lock = coordinator.tryAcquire("stock/sku-1", LockMode.READ, AWAIT).orElseThrow()) {
+		try (LockHandle lock = new ExclusiveLockByCurator(coordinator).tryAcquire("stock/sku-1", LockMode.READ, AWAIT).orElseThrow()) {
 			holding.countDown();
 			assertThat(release.await(20, TimeUnit.SECONDS)).isTrue();
 		}

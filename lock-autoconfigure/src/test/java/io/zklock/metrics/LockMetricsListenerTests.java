@@ -7,7 +7,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import io.zklock.lock.LockEvent;
+import io.zklock.annotation.SkippedCall;
+import io.zklock.lock.LockTarget;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.ReleaseResult;
 
@@ -26,8 +27,8 @@ class LockMetricsListenerTests {
 
 	@Test
 	void shouldCountLostLocksAndRecordTheirHoldTimeAtRelease() {
-		this.listener.onEvent(event(LockEvent.Type.LOST, Duration.ofSeconds(3), null));
-		this.listener.onEvent(event(LockEvent.Type.RELEASED, Duration.ofSeconds(4), ReleaseResult.LOST));
+		this.listener.onLost(TARGET, 7, Duration.ofSeconds(3));
+		this.listener.onReleased(TARGET, 7, Duration.ofSeconds(4), ReleaseResult.LOST);
 		assertThat(this.registry.get("zklock.lost").tags("lock", "orders", "mode", "read").counter().count())
 			.isEqualTo(1);
 		assertThat(this.registry.get("zklock.held").tags("lock", "orders", "mode", "read").timer()
@@ -36,19 +37,28 @@ class LockMetricsListenerTests {
 
 	@Test
 	void shouldRecordNothingForAcquiring() {
-		this.listener.onEvent(event(LockEvent.Type.ACQUIRING, Duration.ZERO, null));
+		this.listener.onAcquiring(TARGET);
 		assertThat(this.registry.getMeters()).isEmpty();
 	}
 
 	@Test
 	void shouldRecordNothingWhileThereIsNoRegistry() {
 		LockMetricsListener withoutRegistry = new LockMetricsListener(() -> null);
-		withoutRegistry.onEvent(event(LockEvent.Type.ACQUIRED, Duration.ofMillis(5), null));
+		withoutRegistry.onAcquired(TARGET, 7, Duration.ofMillis(5));
+		withoutRegistry.onSkipped(new SkippedCall("orders/42", "orders", LockMode.READ, Duration.ZERO, "Orders.ship()"));
 		assertThat(this.registry.getMeters()).isEmpty();
 	}
 
-	private static LockEvent event(LockEvent.Type type, Duration duration, ReleaseResult result) {
-		return new LockEvent(type, "orders/42", "orders", LockMode.READ, 7, duration, result, null);
+	@Test
+	void shouldCountSkippedCallsBySemaphoreOrMode() {
+		this.listener.onSkipped(new SkippedCall("orders/42", "orders", LockMode.READ, Duration.ZERO, "Orders.ship()"));
+		this.listener.onSkipped(new SkippedCall("reports/1", "reports", null, Duration.ZERO, "Reports.render()"));
+		assertThat(this.registry.get("zklock.skipped").tags("lock", "orders", "mode", "read").counter().count())
+			.isEqualTo(1);
+		assertThat(this.registry.get("zklock.skipped").tags("lock", "reports", "mode", "semaphore").counter().count())
+			.isEqualTo(1);
 	}
+
+	private static final LockTarget TARGET = new LockTarget("orders/42", "orders", LockMode.READ);
 
 }

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import io.zklock.lock.LockAcquisitionException;
-import io.zklock.lock.LockEvent;
+import io.zklock.lock.LockTarget;
+import io.zklock.lock.ReleaseResult;
 import io.zklock.lock.LockMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,11 +36,11 @@ class LockObservationListenerTests {
 
 	@Test
 	void shouldStopObservationOfAnAcquireWithoutEndAtTheNextEnd() {
-		this.listener.onEvent(event(LockEvent.Type.ACQUIRING, "a"));
+		this.listener.onAcquiring(target("a"));
 		// no end for "a": an Error was thrown inside its acquire
-		this.listener.onEvent(event(LockEvent.Type.ACQUIRING, "b"));
+		this.listener.onAcquiring(target("b"));
 		assertThat(this.listener.openOnCurrentThread()).isEqualTo(2);
-		this.listener.onEvent(event(LockEvent.Type.ACQUIRED, "b"));
+		this.listener.onAcquired(target("b"), 0, Duration.ZERO);
 		assertThat(this.listener.openOnCurrentThread()).isZero();
 		assertThat(this.handler.stopped).containsExactlyInAnyOrderElementsOf(this.handler.started);
 		LockAcquisitionContext a = this.handler.started.get(0);
@@ -54,12 +55,12 @@ class LockObservationListenerTests {
 	@Test
 	void shouldKeepAtMostEightObservationsOpenPerThread() {
 		for (int i = 0; i < 20; i++) {
-			this.listener.onEvent(event(LockEvent.Type.ACQUIRING, "p" + i));
+			this.listener.onAcquiring(target("p" + i));
 		}
 		assertThat(this.listener.openOnCurrentThread()).isEqualTo(LockObservationListener.MAX_OPEN_PER_THREAD);
 		assertThat(this.handler.stopped).hasSize(20 - LockObservationListener.MAX_OPEN_PER_THREAD)
 			.allSatisfy((context) -> assertThat(context.getOutcome()).isEqualTo("error"));
-		this.listener.onEvent(event(LockEvent.Type.TIMED_OUT, "p19"));
+		this.listener.onTimeout(target("p19"), Duration.ZERO);
 		assertThat(this.listener.openOnCurrentThread()).isZero();
 		assertThat(this.handler.stopped).hasSize(20);
 		assertThat(this.handler.stopped.get(19).getLockPath()).isEqualTo("p19");
@@ -68,20 +69,19 @@ class LockObservationListenerTests {
 
 	@Test
 	void shouldStopNestedAcquiresWhenTheyEndInOrder() {
-		this.listener.onEvent(event(LockEvent.Type.ACQUIRING, "outer"));
-		this.listener.onEvent(event(LockEvent.Type.ACQUIRING, "inner"));
-		this.listener.onEvent(event(LockEvent.Type.ACQUIRED, "inner"));
+		this.listener.onAcquiring(target("outer"));
+		this.listener.onAcquiring(target("inner"));
+		this.listener.onAcquired(target("inner"), 0, Duration.ZERO);
 		assertThat(this.listener.openOnCurrentThread()).isZero();
-		this.listener.onEvent(event(LockEvent.Type.ACQUIRED, "outer"));
+		this.listener.onAcquired(target("outer"), 0, Duration.ZERO);
 		assertThat(this.handler.stopped).hasSize(2);
 	}
 
 	@Test
 	void shouldRecordTheFailureOfAFailedAcquire() {
 		LockAcquisitionException failure = new LockAcquisitionException("a", "ZooKeeper is down");
-		this.listener.onEvent(event(LockEvent.Type.ACQUIRING, "a"));
-		this.listener.onEvent(new LockEvent(LockEvent.Type.FAILED, "a", "a", LockMode.EXCLUSIVE, 0,
-				Duration.ofMillis(3), null, failure));
+		this.listener.onAcquiring(target("a"));
+		this.listener.onFailed(target("a"), Duration.ofMillis(3), failure);
 		assertThat(this.handler.stopped).singleElement().satisfies((context) -> {
 			assertThat(context.getError()).isSameAs(failure);
 			assertThat(context.getLowCardinalityKeyValue("outcome").getValue()).isEqualTo("error");
@@ -90,35 +90,34 @@ class LockObservationListenerTests {
 
 	@Test
 	void shouldIgnoreAnEndWithoutStartAndEventsOutsideAcquires() {
-		this.listener.onEvent(event(LockEvent.Type.ACQUIRED, "a"));
-		this.listener.onEvent(event(LockEvent.Type.RELEASED, "a"));
-		this.listener.onEvent(event(LockEvent.Type.SKIPPED, "a"));
-		this.listener.onEvent(event(LockEvent.Type.LOST, "a"));
+		this.listener.onAcquired(target("a"), 0, Duration.ZERO);
+		this.listener.onReleased(target("a"), 0, Duration.ZERO, ReleaseResult.RELEASED);
+		this.listener.onLost(target("a"), 0, Duration.ZERO);
 		assertThat(this.handler.started).isEmpty();
 	}
 
 	@Test
 	void shouldKeepNothingWithNoopRegistry() {
 		LockObservationListener noop = new LockObservationListener(ObservationRegistry.NOOP);
-		noop.onEvent(event(LockEvent.Type.ACQUIRING, "a"));
+		noop.onAcquiring(target("a"));
 		assertThat(noop.openOnCurrentThread()).isZero();
 	}
 
 	@Test
 	@Timeout(10)
 	void shouldMatchEndsOnTheAcquiringThreadOnly() throws Exception {
-		this.listener.onEvent(event(LockEvent.Type.ACQUIRING, "a"));
-		Thread other = new Thread(() -> this.listener.onEvent(event(LockEvent.Type.ACQUIRED, "a")));
+		this.listener.onAcquiring(target("a"));
+		Thread other = new Thread(() -> this.listener.onAcquired(target("a"), 0, Duration.ZERO));
 		other.start();
 		other.join();
 		assertThat(this.handler.stopped).isEmpty();
-		this.listener.onEvent(event(LockEvent.Type.ACQUIRED, "a"));
+		this.listener.onAcquired(target("a"), 0, Duration.ZERO);
 		assertThat(this.listener.openOnCurrentThread()).isZero();
 		assertThat(this.handler.stopped).hasSize(1);
 	}
 
-	private static LockEvent event(LockEvent.Type type, String lockPath) {
-		return new LockEvent(type, lockPath, lockPath, LockMode.EXCLUSIVE, 0, Duration.ZERO, null, null);
+	private static LockTarget target(String lockPath) {
+		return new LockTarget(lockPath, lockPath, LockMode.EXCLUSIVE);
 	}
 
 	private static final class RecordingHandler implements ObservationHandler<LockAcquisitionContext> {

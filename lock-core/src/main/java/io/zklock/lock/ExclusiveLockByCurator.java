@@ -7,6 +7,15 @@ import org.apache.curator.framework.CuratorFramework;
  * watching only its predecessor (no herd effect). Nodes are named like Curator's
  * {@code InterProcessMutex} nodes, so the two exclude each other on the same path.
  *
+ * <pre class="code">
+ * CuratorFramework client = CuratorFrameworkFactory.newClient("zk1:2181", new ExponentialBackoffRetry(100, 3));
+ * client.start();
+ * ILockByCurator locks = new ExclusiveLockByCurator(client, "/locks");
+ * try (LockHandle lock = locks.acquire("orders/42", LockMode.EXCLUSIVE)) {
+ *     write(order, lock.fencingToken());
+ * }
+ * </pre>
+ *
  * <p>
  * Its mode-less calls ({@link #acquireDistributedLock(String)},
  * {@link #tryAcquire(String, java.time.Duration)}) take {@link LockMode#EXCLUSIVE} locks;
@@ -19,13 +28,14 @@ public class ExclusiveLockByCurator extends AbstractLockByCurator {
 	 * @param coordinator the lock engine, shared with {@link SharedLockByCurator}
 	 */
 	public ExclusiveLockByCurator(LockCoordinator coordinator) {
-		super(coordinator, LockMode.EXCLUSIVE);
+		super(coordinator);
 	}
 
 	/**
 	 * Creates the exclusive lock with its own coordinator, for use without Spring.
 	 * @param client a started Curator client
 	 * @param rootPath the lock root, such as {@code "/locks"}
+	 * @throws IllegalArgumentException if the lock root is not a valid ZooKeeper path
 	 */
 	public ExclusiveLockByCurator(CuratorFramework client, String rootPath) {
 		this(new LockCoordinator(client, rootPath));

@@ -11,10 +11,15 @@ import java.time.Instant;
  * @param fencingToken the lock node's fencing token ({@code czxid})
  * @param nodePath the lock node's full ZooKeeper path inside the namespace
  * @param acquiredAt when the lock node was granted
- * @param holderThread the name of the thread that acquired it
- * @param holdCount how many reentrant holds are open on it
+ * @param owner who owns the hold: a thread, or a call that may be released anywhere
+ * @param holderThread the name of the thread that acquired it (for a thread-owned hold, its
+ * owner)
+ * @param holderThreadId the id ({@link Thread#getId()}) of that thread
+ * @param holdCount how many reentrant holds are open on it (always 1 when call-owned)
+ * @param state where the hold stands now
  */
 public record HeldLock(String lockPath, String lockName, LockMode mode, long fencingToken, String nodePath,
-		Instant acquiredAt, String holderThread, int holdCount) {
+		Instant acquiredAt, HoldOwner owner, String holderThread, long holderThreadId, int holdCount,
+		LockState state) {
 
 }

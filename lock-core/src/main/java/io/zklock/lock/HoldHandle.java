@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
-/** A {@link LockHandle} over one {@link LockHold}; releasing it counts the hold down once. */
+/** A {@link LockHandle} over one entry of a {@link LockHold}; releasing it counts the hold down once. */
 final class HoldHandle implements LockHandle {
 
 	private final LockCoordinator coordinator;
@@ -25,12 +25,12 @@ final class HoldHandle implements LockHandle {
 
 	@Override
 	public String lockName() {
-		return this.hold.lockName();
+		return this.hold.target().lockName();
 	}
 
 	@Override
 	public String nodePath() {
-		return this.hold.node().nodePath();
+		return this.hold.nodePath();
 	}
 
 	@Override
@@ -39,8 +39,13 @@ final class HoldHandle implements LockHandle {
 	}
 
 	@Override
+	public HoldOwner owner() {
+		return this.hold.owner();
+	}
+
+	@Override
 	public long fencingToken() {
-		return this.hold.node().fencingToken();
+		return this.hold.fencingToken();
 	}
 
 	@Override
@@ -61,7 +66,7 @@ final class HoldHandle implements LockHandle {
 	@Override
 	public Runnable onLost(Consumer<LockHandle> listener) {
 		if (listener == null) {
-			throw new IllegalArgumentException("'listener' must not be null");
+			throw new IllegalArgumentException("Lock-loss listener of '" + lockPath() + "' must not be null");
 		}
 		Runnable callback = () -> listener.accept(this);
 		if (!this.hold.addLossCallback(callback) && !this.released.get()) {
@@ -81,7 +86,7 @@ final class HoldHandle implements LockHandle {
 	@Override
 	public String toString() {
 		return "LockHandle[" + this.hold.mode() + " '" + this.hold.lockPath() + "', fencing token "
-				+ this.hold.node().fencingToken() + ", " + state() + "]";
+				+ this.hold.fencingToken() + ", " + this.hold.owner() + "-owned, " + state() + "]";
 	}
 
 }

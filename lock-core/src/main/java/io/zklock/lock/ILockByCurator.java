@@ -2,10 +2,12 @@ package io.zklock.lock;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Distributed locks on ZooKeeper, the injectable API of zklock.
@@ -17,18 +19,17 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
  * (the lock recipe of the ZooKeeper documentation, as Curator implements it).
  *
  * <p>
- * Two styles:
+ * One primitive, {@link #tryAcquire(LockRequest)}, and default methods over it, in the spirit
+ * of Spring Integration's {@code LockRegistry}. Two styles of hold (see {@link HoldOwner}):
  * <ul>
- * <li>thread-bound, as in the classic Curator examples:
- * {@link #acquireDistributedLock(String)} then {@link #releaseDistributedLock(String)} on
- * the same thread, in the mode given by {@link #defaultMode()};</li>
- * <li>handle-based: {@link #acquire}, {@link #tryAcquire} and {@link #executeLocked} return
- * or pass a {@link LockHandle} that carries the fencing token and may be released from any
- * thread.</li>
+ * <li>thread-owned, reentrant per thread and lock path:
+ * {@link #acquireDistributedLock(String)} then {@link #releaseDistributedLock(String)} on the
+ * same thread, {@link #asLock(String)}, {@link #asInterProcessLock(String, LockMode)};</li>
+ * <li>call-owned, never reentrant: {@link #acquire}, {@link #tryAcquire} and
+ * {@link #executeLocked} return or pass a {@link LockHandle} that carries the fencing token
+ * and may be released from any thread; a second acquire of the same lock path queues behind
+ * the first, even on the same thread.</li>
  * </ul>
- * Locks are reentrant per thread and lock path: a thread that holds a lock acquires it
- * again at once, with no ZooKeeper call. A thread that holds a write or exclusive lock may
- * also take the read lock on the same path; the reverse (upgrade) is refused.
  *
  * <p>
  * Implementations are thread-safe.
@@ -36,75 +37,114 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
 public interface ILockByCurator {
 
 	/**
+	 * Acquires a lock as the request says: the primitive every other method uses.
+	 * @param request the lock path, mode, wait, owner and name
+	 * @return the handle, or empty if the request's wait ran out (no lock node is then left
+	 * behind)
+	 * @throws IllegalArgumentException if the lock path is invalid
+	 * @throws IllegalStateException if the current thread would wait for a lock it holds
+	 * itself: a read-to-write upgrade of a thread-owned hold, or a call-owned request for a
+	 * lock path the thread holds thread-owned
+	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again), if
+	 * ZooKeeper fails, or if the current thread's thread-owned hold on the path is in doubt
+	 * or lost
+	 */
+	Optional<LockHandle> tryAcquire(LockRequest request);
+
+	/**
 	 * The mode of {@link #acquireDistributedLock(String)} and
 	 * {@link #tryAcquire(String, Duration)}.
-	 * @return {@link LockMode#EXCLUSIVE} for {@link ExclusiveLockByCurator},
-	 * {@link LockMode#READ} for {@link SharedLockByCurator}
+	 * @return {@link LockMode#EXCLUSIVE}; {@link LockMode#READ} for {@link SharedLockByCurator}
 	 */
-	LockMode defaultMode();
+	default LockMode defaultMode() {
+		return LockMode.EXCLUSIVE;
+	}
 
 	/**
 	 * Acquires the lock on {@code path} in {@link #defaultMode()} for the current thread,
-	 * waiting as long as it takes. Release it with {@link #releaseDistributedLock(String)} on
-	 * the same thread.
+	 * waiting as long as it takes: a thread-owned, reentrant hold. Release it with
+	 * {@link #releaseDistributedLock(String)} on the same thread, through this same object.
 	 * @param path the lock path, such as {@code "orders/42"}
 	 * @throws IllegalArgumentException if the lock path is invalid
 	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again) or
 	 * if ZooKeeper fails
 	 */
-	void acquireDistributedLock(String path);
+	default void acquireDistributedLock(String path) {
+		ThreadBoundLocks.acquire(this, LockRequest.of(path, defaultMode()));
+	}
 
 	/**
 	 * Releases the lock the current thread took last on {@code path} with
-	 * {@link #acquireDistributedLock(String)}.
+	 * {@link #acquireDistributedLock(String)} (or {@link #asLock(String)}) through this object.
 	 * @param path the lock path
-	 * @return what the release found: {@link ReleaseResult#LOST} if the lock node was already
-	 * gone, {@link ReleaseResult#CLEANUP_PENDING} if the delete is being retried
+	 * @return what the release found: {@link ReleaseResult#STILL_HELD} while an outer
+	 * reentrant hold remains, {@link ReleaseResult#LOST} if the lock node was already gone,
+	 * {@link ReleaseResult#CLEANUP_PENDING} if the delete goes on in the background
 	 * @throws IllegalMonitorStateException if the current thread holds no such lock
 	 */
-	ReleaseResult releaseDistributedLock(String path);
+	default ReleaseResult releaseDistributedLock(String path) {
+		return ThreadBoundLocks.release(this, path);
+	}
 
 	/**
-	 * Acquires a lock, waiting as long as it takes.
+	 * Acquires a call-owned lock, waiting as long as it takes.
 	 * @param path the lock path, such as {@code "orders/42"}
 	 * @param mode the lock mode
-	 * @return the handle; release it when done
+	 * @return the handle; release it when done, from any thread
 	 * @throws IllegalArgumentException if the lock path is invalid
-	 * @throws IllegalStateException if the thread would upgrade a read lock it holds
+	 * @throws IllegalStateException if the current thread holds the lock thread-owned (the
+	 * call would wait for itself)
 	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again) or
 	 * if ZooKeeper fails
 	 */
-	LockHandle acquire(String path, LockMode mode);
+	default LockHandle acquire(String path, LockMode mode) {
+		return acquire(LockRequest.of(path, mode));
+	}
 
 	/**
-	 * Acquires a lock, waiting at most {@code wait}, measured on {@link System#nanoTime()}.
+	 * Acquires a lock as the request says, and fails if its wait runs out.
+	 * @param request the request
+	 * @return the handle
+	 * @throws LockAcquisitionException if the wait ran out (the message names the lock path
+	 * and the wait), if interrupted, or if ZooKeeper fails
+	 * @see #tryAcquire(LockRequest)
+	 */
+	default LockHandle acquire(LockRequest request) {
+		return tryAcquire(request).orElseThrow(() -> new LockAcquisitionException(request.path(),
+				"Could not acquire the " + request.mode() + " lock on '" + request.path() + "' within "
+						+ request.maxWait().map(Durations::format).orElse("an unlimited wait")));
+	}
+
+	/**
+	 * Acquires a call-owned lock, waiting at most {@code wait}, measured on
+	 * {@link System#nanoTime()}.
 	 * @param path the lock path, such as {@code "orders/42"}
 	 * @param mode the lock mode
 	 * @param wait the longest wait; {@link Duration#ZERO} tries once
 	 * @return the handle, or empty if the wait ran out (no lock node is left behind)
 	 * @throws IllegalArgumentException if the lock path is invalid or the wait negative
-	 * @throws IllegalStateException if the thread would upgrade a read lock it holds
-	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again) or
-	 * if ZooKeeper fails
+	 * @see #tryAcquire(LockRequest)
 	 */
-	Optional<LockHandle> tryAcquire(String path, LockMode mode, Duration wait);
+	default Optional<LockHandle> tryAcquire(String path, LockMode mode, Duration wait) {
+		return tryAcquire(LockRequest.of(path, mode).waitAtMost(wait));
+	}
 
 	/**
-	 * Acquires a lock under a declared lock name, waiting at most {@code wait}. The name
-	 * labels metrics and events instead of the lock path, so that locks on many keys
-	 * ({@code "orders/1"}, {@code "orders/2"}, …) share one label ({@code "orders"}).
+	 * Acquires a call-owned lock under a declared lock name, waiting at most {@code wait}.
 	 * @param path the lock path, such as {@code "orders/42"}
 	 * @param mode the lock mode
 	 * @param wait the longest wait; {@link Duration#ZERO} tries once
-	 * @param lockName a label of bounded cardinality; {@code null} uses the first segment of
-	 * the lock path
-	 * @return the handle, or empty if the wait ran out (no lock node is left behind)
-	 * @see #tryAcquire(String, LockMode, Duration)
+	 * @param lockName a label of bounded cardinality for metrics and events; {@code null}
+	 * uses the first segment of the lock path
+	 * @return the handle, or empty if the wait ran out
+	 * @see LockRequest#named(String)
 	 */
-	Optional<LockHandle> tryAcquire(String path, LockMode mode, Duration wait, String lockName);
+	default Optional<LockHandle> tryAcquire(String path, LockMode mode, Duration wait, @Nullable String lockName) {
+		return tryAcquire(LockRequest.of(path, mode).waitAtMost(wait).named(lockName));
+	}
 
 	/**
-	 * Acquires a lock in {@link #defaultMode()}, waiting at most {@code wait}.
+	 * Acquires a call-owned lock in {@link #defaultMode()}, waiting at most {@code wait}.
 	 * @param path the lock path
 	 * @param wait the longest wait; {@link Duration#ZERO} tries once
 	 * @return the handle, or empty if the wait ran out
@@ -115,8 +155,8 @@ public interface ILockByCurator {
 	}
 
 	/**
-	 * Runs {@code callback} under the lock and releases the lock afterwards, also when the
-	 * callback throws.
+	 * Runs {@code callback} under a call-owned lock and releases the lock afterwards, also
+	 * when the callback throws.
 	 * @param <T> the result type
 	 * @param <E> the exception type of the callback
 	 * @param path the lock path
@@ -128,48 +168,105 @@ public interface ILockByCurator {
 	 * message names the lock path and the wait
 	 * @throws E what the callback throws
 	 */
-	<T, E extends Throwable> T executeLocked(String path, LockMode mode, Duration wait, LockCallback<T, E> callback)
-			throws E;
+	default <T extends @Nullable Object, E extends Throwable> T executeLocked(String path, LockMode mode,
+			Duration wait, LockCallback<T, E> callback) throws E {
+		if (callback == null) {
+			throw new IllegalArgumentException("Callback for lock path '" + path + "' must not be null");
+		}
+		try (LockHandle lock = acquire(LockRequest.of(path, mode).waitAtMost(wait))) {
+			return callback.doWithLock(lock);
+		}
+	}
 
 	/**
-	 * Acquires locks on several lock paths, all or nothing, under one overall deadline, in
-	 * one canonical order (sorted lock paths), so that callers naming the same paths in
-	 * different orders cannot deadlock.
+	 * Runs {@code action} under a call-owned lock and releases the lock afterwards, also when
+	 * the action throws:
+	 * {@code locks.executeLocked("reports", LockMode.WRITE, wait, () -> rebuild())}.
+	 * @param <E> the exception type of the action
+	 * @param path the lock path
+	 * @param mode the lock mode
+	 * @param wait the longest wait for the lock; {@link Duration#ZERO} tries once
+	 * @param action the work
+	 * @throws LockAcquisitionException if the lock was not acquired within {@code wait}
+	 * @throws E what the action throws
+	 */
+	default <E extends Throwable> void executeLocked(String path, LockMode mode, Duration wait,
+			LockedAction<E> action) throws E {
+		if (action == null) {
+			throw new IllegalArgumentException("Action for lock path '" + path + "' must not be null");
+		}
+		try (LockHandle lock = acquire(LockRequest.of(path, mode).waitAtMost(wait))) {
+			action.run();
+		}
+	}
+
+	/**
+	 * Acquires call-owned locks on several lock paths, all or nothing, under one overall
+	 * deadline, in one canonical order (sorted lock paths), so that callers naming the same
+	 * paths in different orders cannot deadlock.
 	 * @param paths the lock paths; duplicates count once
 	 * @param mode the mode of every lock
 	 * @param wait the longest wait for all of them together; {@link Duration#ZERO} tries once
 	 * @return the held group, or empty if the wait ran out (nothing is left held)
 	 * @throws IllegalArgumentException if a lock path is invalid, the collection empty or the
 	 * wait negative
-	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails
+	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails (nothing is left
+	 * held)
 	 */
-	Optional<LockGroup> tryAcquireAll(Collection<String> paths, LockMode mode, Duration wait);
+	default Optional<LockGroup> tryAcquireAll(Collection<String> paths, LockMode mode, Duration wait) {
+		return LockGroup.acquire(this, paths, mode, wait);
+	}
 
 	/**
-	 * The lock on {@code path} as a {@link Lock}: fair (FIFO by lock-node order) and
-	 * reentrant, in {@link LockMode#EXCLUSIVE} mode. {@code unlock()} must run on the locking
-	 * thread; {@code newCondition()} throws {@link UnsupportedOperationException}.
+	 * The lock on {@code path} as a {@link Lock}: fair (FIFO by lock-node order), thread-owned
+	 * and reentrant, in {@link LockMode#EXCLUSIVE} mode. {@code lock()} waits through
+	 * interrupts without losing its place in the queue; {@code unlock()} must run on the
+	 * locking thread; {@code newCondition()} throws {@link UnsupportedOperationException}.
 	 * @param path the lock path
 	 * @return a lock view; cheap, create as many as you like
 	 * @throws IllegalArgumentException if the lock path is invalid
 	 */
-	Lock asLock(String path);
+	default Lock asLock(String path) {
+		return new ZooKeeperLock(this, path, LockMode.EXCLUSIVE);
+	}
 
 	/**
 	 * The lock on {@code path} as a Curator {@link InterProcessLock}, for use in Curator's
-	 * {@code InterProcessMultiLock}; thread-bound like Curator's own locks.
+	 * {@code InterProcessMultiLock}; thread-owned like Curator's own locks.
 	 * @param path the lock path
 	 * @param mode the lock mode
 	 * @return a lock view
-	 * @throws IllegalArgumentException if the lock path is invalid
+	 * @throws IllegalArgumentException if the lock path or the mode is invalid
 	 */
-	InterProcessLock asInterProcessLock(String path, LockMode mode);
+	default InterProcessLock asInterProcessLock(String path, LockMode mode) {
+		return new InterProcessLockAdapter(this, path, mode);
+	}
 
 	/**
-	 * Whether the current thread holds a lock on the path, in any mode.
+	 * The locks held through this object's engine now, oldest first.
+	 * @return a snapshot, one entry per lock node
+	 * @throws UnsupportedOperationException if this implementation does not report its holds
+	 * (zklock's own do)
+	 */
+	default List<HeldLock> heldLocks() {
+		throw new UnsupportedOperationException(getClass().getName() + " does not report the locks it holds");
+	}
+
+	/**
+	 * Whether the current thread holds a thread-owned lock on the path, in any mode: taken
+	 * with {@link #acquireDistributedLock(String)}, {@link #asLock(String)} or a synchronous
+	 * {@code @DistributedLock} method. Call-owned holds belong to no thread and do not count.
 	 * @param path the lock path
 	 * @return {@code true} if held by this thread
+	 * @throws IllegalArgumentException if the lock path is invalid
+	 * @throws UnsupportedOperationException if this implementation does not report its holds
 	 */
-	boolean isHeldByCurrentThread(String path);
+	default boolean isHeldByCurrentThread(String path) {
+		String lockPath = LockPaths.normalize(path);
+		long thread = Thread.currentThread().getId();
+		return heldLocks().stream()
+			.anyMatch((held) -> held.owner() == HoldOwner.THREAD && held.holderThreadId() == thread
+					&& held.lockPath().equals(lockPath));
+	}
 
 }

@@ -1,9 +1,15 @@
 package io.zklock.lock;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
- * Locks on several lock paths held together, from
+ * Call-owned locks on several lock paths held together, from
  * {@link ILockByCurator#tryAcquireAll(java.util.Collection, LockMode, java.time.Duration)}.
  * They were acquired in one canonical order (sorted lock paths), so callers that name the
  * same paths in different orders cannot deadlock; {@link #release()} releases them in the
@@ -15,6 +21,44 @@ public final class LockGroup implements AutoCloseable {
 
 	LockGroup(List<LockHandle> locks) {
 		this.locks = List.copyOf(locks);
+	}
+
+	/** Acquires the group; see {@link ILockByCurator#tryAcquireAll}. */
+	static Optional<LockGroup> acquire(ILockByCurator api, Collection<String> paths, LockMode mode, Duration wait) {
+		if (paths == null || paths.isEmpty()) {
+			throw new IllegalArgumentException("Lock paths " + paths + " must name at least one lock path");
+		}
+		if (wait == null || wait.isNegative()) {
+			throw new IllegalArgumentException("Wait " + ((wait != null) ? Durations.format(wait) : "null")
+					+ " for lock paths " + paths + " is invalid: use a duration of zero or more (Duration.ZERO tries once)");
+		}
+		SortedSet<String> ordered = new TreeSet<>();
+		for (String path : paths) {
+			ordered.add(LockPaths.normalize(path));
+		}
+		Deadline deadline = Deadline.after(wait);
+		List<LockHandle> acquired = new ArrayList<>(ordered.size());
+		boolean complete = false;
+		try {
+			for (String path : ordered) {
+				LockRequest request = LockRequest.of(path, mode);
+				if (!deadline.isInfinite()) {
+					request = request.waitAtMost(Duration.ofNanos(Math.max(0, deadline.remainingNanos())));
+				}
+				Optional<LockHandle> lock = api.tryAcquire(request);
+				if (lock.isEmpty()) {
+					return Optional.empty();
+				}
+				acquired.add(lock.get());
+			}
+			complete = true;
+			return Optional.of(new LockGroup(acquired));
+		}
+		finally {
+			if (!complete) {
+				new LockGroup(acquired).release();
+			}
+		}
 	}
 
 	/**

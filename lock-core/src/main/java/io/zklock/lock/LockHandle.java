@@ -8,10 +8,10 @@ import java.util.function.Consumer;
  *
  * <p>
  * Release it exactly once, with {@link #release()} or {@link #close()} (so it fits
- * try-with-resources); further calls do nothing. A handle may be released from any thread,
- * which asynchronous code needs. Reentrant acquires by the same thread on the same lock path
- * return separate handles over the same lock node and fencing token; the node is deleted
- * when the last of them is released.
+ * try-with-resources); further calls do nothing. A call-owned handle (see {@link HoldOwner})
+ * may be released from any thread, which asynchronous code needs. Reentrant acquires of a
+ * thread-owned hold by the same thread on the same lock path return separate handles over the
+ * same lock node and fencing token; the node is deleted when the last of them is released.
  *
  * <p>
  * Implementations are thread-safe.
@@ -39,6 +39,12 @@ public interface LockHandle extends AutoCloseable {
 	String nodePath();
 
 	/**
+	 * Who owns the hold behind this handle.
+	 * @return {@link HoldOwner#THREAD} or {@link HoldOwner#CALL}
+	 */
+	HoldOwner owner();
+
+	/**
 	 * The mode of the lock node behind this handle. A read acquire by a thread that already
 	 * holds the write lock on the same path shares that write node, so it reports
 	 * {@link LockMode#WRITE}.
@@ -63,7 +69,9 @@ public interface LockHandle extends AutoCloseable {
 	Instant acquiredAt();
 
 	/**
-	 * Whether this handle still holds the lock: not released, not in doubt, not lost.
+	 * Whether this handle still holds the lock: not released, not in doubt, not lost. Turns
+	 * false within the client's notice of a suspended connection (standard error policy) or a
+	 * lost session.
 	 * @return {@code true} while {@link #state()} is {@link LockState#HELD}
 	 */
 	boolean isHeld();
@@ -87,7 +95,9 @@ public interface LockHandle extends AutoCloseable {
 
 	/**
 	 * Releases this hold. Deletes the lock node if no other reentrant hold of the same thread
-	 * remains. Never throws for ZooKeeper failures; the result says what happened.
+	 * remains, waiting for ZooKeeper's reply only while connected: with the connection
+	 * suspended or lost it returns at once and the delete goes on in the background. Never
+	 * throws for ZooKeeper failures; the result says what happened.
 	 * @return what the release found and did
 	 */
 	ReleaseResult release();

@@ -4,49 +4,84 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * One lock node held by one thread, shared by that thread's reentrant acquires of the
- * same lock path. The hold count is local: re-entering costs no ZooKeeper call.
+ * One lock node this client holds: a call's, or a thread's shared by that thread's reentrant
+ * acquires of the same lock path. The entry count is local: re-entering costs no ZooKeeper
+ * call. Thread-safe; its state changes under its own monitor, which is never held while
+ * waiting.
  */
-final class LockHold {
+final class LockHold implements GuardedHold {
 
-	private final String lockPath;
+	private static final Logger logger = LoggerFactory.getLogger(LockHold.class);
 
-	private final String lockName;
+	private final LockTarget target;
 
-	private final LockMode mode;
+	private final GrantedNode node;
 
-	private final LockNodeQueue.HeldNode node;
+	private final HoldOwner owner;
 
-	private final Thread owner;
+	private final Thread holderThread;
 
 	private final Instant acquiredAt = Instant.now();
 
-	private int holdCount = 1;
+	private final long acquiredNanos = System.nanoTime();
+
+	private final List<Runnable> lossCallbacks = new ArrayList<>();
+
+	private int entries = 1;
 
 	private boolean released;
 
 	private LockState state = LockState.HELD;
 
-	private final List<Runnable> lossCallbacks = new ArrayList<>();
-
-	private final long acquiredNanos = System.nanoTime();
-
-	LockHold(String lockPath, String lockName, LockMode mode, LockNodeQueue.HeldNode node, Thread owner) {
-		this.lockPath = lockPath;
-		this.lockName = lockName;
-		this.mode = mode;
+	LockHold(LockTarget target, GrantedNode node, HoldOwner owner, Thread holderThread) {
+		this.target = target;
 		this.node = node;
 		this.owner = owner;
+		this.holderThread = holderThread;
+	}
+
+	LockTarget target() {
+		return this.target;
 	}
 
 	String lockPath() {
-		return this.lockPath;
+		return this.target.lockPath();
 	}
 
-	String lockName() {
-		return this.lockName;
+	LockMode mode() {
+		return this.target.mode();
+	}
+
+	HoldOwner owner() {
+		return this.owner;
+	}
+
+	Thread holderThread() {
+		return this.holderThread;
+	}
+
+	Instant acquiredAt() {
+		return this.acquiredAt;
+	}
+
+	@Override
+	public long sessionId() {
+		return this.node.sessionId();
+	}
+
+	@Override
+	public String nodePath() {
+		return this.node.nodePath();
+	}
+
+	long fencingToken() {
+		return this.node.fencingToken();
 	}
 
 	/** Time since the grant, on {@link System#nanoTime()}. */
@@ -55,24 +90,9 @@ final class LockHold {
 	}
 
 	synchronized HeldLock snapshot() {
-		return new HeldLock(this.lockPath, this.lockName, this.mode, this.node.fencingToken(), this.node.nodePath(),
-				this.acquiredAt, this.owner.getName(), this.holdCount);
-	}
-
-	LockMode mode() {
-		return this.mode;
-	}
-
-	LockNodeQueue.HeldNode node() {
-		return this.node;
-	}
-
-	Thread owner() {
-		return this.owner;
-	}
-
-	Instant acquiredAt() {
-		return this.acquiredAt;
+		return new HeldLock(this.target.lockPath(), this.target.lockName(), this.target.mode(),
+				this.node.fencingToken(), this.node.nodePath(), this.acquiredAt, this.owner,
+				this.holderThread.getName(), this.holderThread.getId(), this.entries, state());
 	}
 
 	/** Counts one more reentrant acquire; {@code false} if the hold was released meanwhile. */
@@ -80,50 +100,49 @@ final class LockHold {
 		if (this.released) {
 			return false;
 		}
-		this.holdCount++;
+		this.entries++;
 		return true;
 	}
 
-	/** Counts one release; {@code true} if that was the last one and the node must go. */
+	/** Counts one release; {@code true} if that was the last entry and the node must go. */
 	synchronized boolean exit() {
-		this.holdCount--;
-		if (this.holdCount == 0) {
+		if (this.released) {
+			return false;
+		}
+		this.entries--;
+		if (this.entries == 0) {
 			this.released = true;
 			return true;
 		}
 		return false;
 	}
 
-	synchronized boolean isReleased() {
-		return this.released;
-	}
-
-	/** HELD, IN_DOUBT or LOST; RELEASED once the last hold was released. */
-	synchronized LockState state() {
+	@Override
+	public synchronized LockState state() {
 		return this.released ? LockState.RELEASED : this.state;
 	}
 
-	/**
-	 * Moves to {@code next} (IN_DOUBT or LOST) unless already there, lost or released.
-	 * @return {@code null} if nothing changed; else the callbacks to run, empty unless the lock
-	 * just stopped being HELD
-	 */
-	synchronized List<Runnable> degrade(LockState next) {
-		if (this.released || this.state == LockState.LOST || this.state == next) {
-			return null;
+	@Override
+	public boolean degrade(LockState next) {
+		List<Runnable> callbacks;
+		boolean lost;
+		synchronized (this) {
+			if (this.released || this.state == LockState.LOST || this.state == next) {
+				return false;
+			}
+			callbacks = (this.state == LockState.HELD) ? List.copyOf(this.lossCallbacks) : List.of();
+			this.state = next;
+			lost = next == LockState.LOST;
 		}
-		boolean wasHeld = this.state == LockState.HELD;
-		this.state = next;
-		return wasHeld ? List.copyOf(this.lossCallbacks) : List.of();
+		callbacks.forEach(LockHold::runQuietly);
+		return lost;
 	}
 
-	/** Moves from IN_DOUBT back to HELD after ownership was confirmed. */
-	synchronized boolean confirm() {
-		if (this.released || this.state != LockState.IN_DOUBT) {
-			return false;
+	@Override
+	public synchronized void confirm(BooleanSupplier stillValid) {
+		if (!this.released && this.state == LockState.IN_DOUBT && stillValid.getAsBoolean()) {
+			this.state = LockState.HELD;
 		}
-		this.state = LockState.HELD;
-		return true;
 	}
 
 	/**
@@ -141,6 +160,21 @@ final class LockHold {
 
 	synchronized void removeLossCallback(Runnable callback) {
 		this.lossCallbacks.remove(callback);
+	}
+
+	private static void runQuietly(Runnable callback) {
+		try {
+			callback.run();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("A lock-loss callback failed", ex);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return this.target.mode() + " '" + this.target.lockPath() + "' (" + this.node.nodePath() + ", fencing token "
+				+ this.node.fencingToken() + ", " + state() + ")";
 	}
 
 }

@@ -3,9 +3,10 @@ package io.zklock.lock;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.common.PathUtils;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Validates lock paths and maps them to ZooKeeper paths under the lock root.
+ * Validates lock paths and lock roots: pure functions, no ZooKeeper call.
  *
  * <p>
  * A lock path is a {@code '/'}-separated name relative to the lock root, for example
@@ -26,7 +27,7 @@ public final class LockPaths {
 	 * @return the root path, unchanged
 	 * @throws IllegalArgumentException naming the bad value and the rule it breaks
 	 */
-	public static String validateRoot(String rootPath, boolean namespaced) {
+	public static String validateRoot(@Nullable String rootPath, boolean namespaced) {
 		if (rootPath == null || rootPath.isBlank()) {
 			throw new IllegalArgumentException(
 					"Lock root '" + rootPath + "' is invalid: it must be an absolute ZooKeeper path such as '/locks'");
@@ -36,8 +37,7 @@ public final class LockPaths {
 					+ "' is invalid: it must start with '/', for example '/" + rootPath + "'");
 		}
 		if (rootPath.length() > 1 && rootPath.endsWith("/")) {
-			throw new IllegalArgumentException(
-					"Lock root '" + rootPath + "' is invalid: it must not end with '/'");
+			throw new IllegalArgumentException("Lock root '" + rootPath + "' is invalid: it must not end with '/'");
 		}
 		try {
 			PathUtils.validatePath(rootPath);
@@ -53,30 +53,23 @@ public final class LockPaths {
 	}
 
 	/**
-	 * Checks a lock path and returns the ZooKeeper path of its lock node's parent.
+	 * Checks a lock path and returns it without a leading {@code '/'}.
 	 * @param lockPath the lock path, for example {@code "orders/42"}
-	 * @param rootPath an already validated lock root, for example {@code "/locks"}
-	 * @param namespaced whether the client has a namespace
-	 * @return the ZooKeeper path, for example {@code "/locks/orders/42"}
+	 * @return the normalized lock path
 	 * @throws IllegalArgumentException naming the bad value and the rule it breaks
 	 */
-	public static String toZooKeeperPath(String lockPath, String rootPath, boolean namespaced) {
-		String relative = normalize(lockPath, rootPath);
-		String full = ZKPaths.makePath(rootPath, relative);
-		if (!namespaced && isReserved(full)) {
-			throw invalid(lockPath, rootPath, "it falls under '/zookeeper', which ZooKeeper reserves");
-		}
-		return full;
+	public static String normalize(@Nullable String lockPath) {
+		return normalize(lockPath, null);
 	}
 
 	/**
 	 * Checks a lock path and returns it without a leading {@code '/'}.
 	 * @param lockPath the lock path, for example {@code "orders/42"}
-	 * @param rootPath the lock root, only used in the error message
+	 * @param rootPath the lock root, only named in the error message; {@code null} for none
 	 * @return the normalized lock path
 	 * @throws IllegalArgumentException naming the bad value and the rule it breaks
 	 */
-	public static String normalize(String lockPath, String rootPath) {
+	public static String normalize(@Nullable String lockPath, @Nullable String rootPath) {
 		if (lockPath == null) {
 			throw invalid(null, rootPath, "it is null");
 		}
@@ -102,6 +95,69 @@ public final class LockPaths {
 	}
 
 	/**
+	 * Checks a lock path and returns the ZooKeeper path of its lock nodes' parent.
+	 * @param lockPath the lock path, for example {@code "orders/42"}
+	 * @param rootPath an already validated lock root, for example {@code "/locks"}
+	 * @param namespaced whether the client has a namespace (without one, the reserved
+	 * {@code /zookeeper} subtree is refused)
+	 * @return the ZooKeeper path, for example {@code "/locks/orders/42"}
+	 * @throws IllegalArgumentException naming the bad value and the rule it breaks
+	 */
+	public static String toZooKeeperPath(@Nullable String lockPath, String rootPath, boolean namespaced) {
+		String relative = normalize(lockPath, rootPath);
+		String full = ZKPaths.makePath(rootPath, relative);
+		if (!namespaced && isReserved(full)) {
+			throw invalid(lockPath, rootPath, "it falls under '/zookeeper', which ZooKeeper reserves");
+		}
+		return full;
+	}
+
+	/**
+	 * Encodes a value, such as a key of {@code @DistributedLock}, as one lock-path segment,
+	 * reversibly: {@code '%'} becomes {@code "%25"} and {@code '/'} {@code "%2F"}, so that
+	 * {@code "a/b"} locks one segment {@code "a%2Fb"} instead of two; a segment that would be
+	 * {@code "."} or {@code ".."} has its dots encoded as {@code "%2E"}.
+	 * @param value the value
+	 * @return the segment; {@link #decodeSegment(String)} gives the value back
+	 */
+	public static String encodeSegment(String value) {
+		if (value.equals(".") || value.equals("..")) {
+			return value.replace(".", "%2E");
+		}
+		if (value.indexOf('%') < 0 && value.indexOf('/') < 0) {
+			return value;
+		}
+		return value.replace("%", "%25").replace("/", "%2F");
+	}
+
+	/**
+	 * Decodes a segment made by {@link #encodeSegment(String)}.
+	 * @param segment the segment
+	 * @return the value it encodes; a segment without {@code '%'} is returned as is
+	 */
+	public static String decodeSegment(String segment) {
+		if (segment.indexOf('%') < 0) {
+			return segment;
+		}
+		StringBuilder value = new StringBuilder(segment.length());
+		for (int i = 0; i < segment.length(); i++) {
+			char c = segment.charAt(i);
+			String escape = (c == '%' && i + 3 <= segment.length()) ? segment.substring(i, i + 3) : "";
+			switch (escape) {
+				case "%25" -> value.append('%');
+				case "%2F" -> value.append('/');
+				case "%2E" -> value.append('.');
+				default -> {
+					value.append(c);
+					continue;
+				}
+			}
+			i += 2;
+		}
+		return value.toString();
+	}
+
+	/**
 	 * Whether a client works inside a namespace (chroot), which keeps it off ZooKeeper's
 	 * reserved {@code /zookeeper} subtree.
 	 * @param client the client
@@ -116,9 +172,10 @@ public final class LockPaths {
 		return path.equals("/zookeeper") || path.startsWith("/zookeeper/");
 	}
 
-	private static IllegalArgumentException invalid(String lockPath, String rootPath, String rule) {
-		return new IllegalArgumentException("Lock path '" + lockPath + "' is invalid: " + rule + " (lock root "
-				+ rootPath + "; use '/'-separated non-empty names such as 'orders/42')");
+	static IllegalArgumentException invalid(@Nullable String lockPath, @Nullable String rootPath, String rule) {
+		return new IllegalArgumentException("Lock path '" + lockPath + "' is invalid: " + rule
+				+ ((rootPath != null) ? " (lock root " + rootPath + ")" : "")
+				+ "; use '/'-separated non-empty names such as 'orders/42'");
 	}
 
 }

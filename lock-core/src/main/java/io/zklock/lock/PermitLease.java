@@ -1,9 +1,10 @@
 package io.zklock.lock;
 
 import java.time.Instant;
+import java.util.function.Consumer;
 
 /**
- * Permits of a distributed semaphore, taken with {@link SemaphoreByCurator}. Release it
+ * One permit of a distributed semaphore, taken with {@link SemaphoreByCurator}. Release it
  * exactly once ({@link #release()} or {@link #close()}); further calls do nothing. May be
  * released from any thread. Thread-safe.
  */
@@ -34,10 +35,28 @@ public interface PermitLease extends AutoCloseable {
 	Instant acquiredAt();
 
 	/**
-	 * Whether this lease is still held by this handle (not released).
-	 * @return {@code true} until released
+	 * Whether this lease is still held: not released, not in doubt, not lost. Like a lock's,
+	 * it turns false when the connection is suspended (standard error policy) or the session
+	 * is lost, and true again only once ownership was confirmed after a reconnect.
+	 * @return {@code true} while {@link #state()} is {@link LockState#HELD}
 	 */
 	boolean isHeld();
+
+	/**
+	 * Where this lease stands: held, in doubt, lost, or released.
+	 * @return the current state
+	 */
+	LockState state();
+
+	/**
+	 * Calls {@code listener} each time this lease stops being {@link LockState#HELD} before its
+	 * release (a suspended connection or a lost session), on the thread that follows the
+	 * connection state; keep it short and never block. If the lease is already in doubt or lost,
+	 * the listener is called at once on the calling thread.
+	 * @param listener receives this lease
+	 * @return a callback that unregisters the listener
+	 */
+	Runnable onLost(Consumer<PermitLease> listener);
 
 	/**
 	 * Returns the permit: deletes the lease node with a guaranteed delete.

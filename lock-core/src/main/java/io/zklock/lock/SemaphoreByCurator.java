@@ -1,15 +1,16 @@
 package io.zklock.lock;
 
 import java.time.Duration;
-import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
 import org.apache.curator.framework.recipes.locks.Lease;
 import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Distributed counting semaphores: N permits on one path, shared by every process, on
@@ -20,36 +21,72 @@ import org.apache.curator.utils.ZKPaths;
  * first release, also on the same thread, and the lease may be released from any thread.
  *
  * <p>
- * All processes must use the same permit count for one path. Leases are not reentrant.
- * Thread-safe.
+ * Leases follow the connection state like locks ({@link PermitLease#isHeld()} turns false when
+ * the connection is suspended or the session lost). A zero wait means "no waiting for
+ * permits": the try waits briefly for Curator's internal mutex, but gives up as soon as it sees
+ * every permit in use. All processes must use the same permit count for one path. Leases are
+ * not reentrant. Thread-safe. Curator's recipe waits in {@code synchronized} blocks: on JDK
+ * 21–23 a virtual thread waiting for a permit pins its carrier.
  */
-public class SemaphoreByCurator {
+public class SemaphoreByCurator implements AutoCloseable {
+
+	/** How long a zero-wait try may wait for Curator's internal mutex while permits are free. */
+	private static final Duration ZERO_WAIT_BOUND = Duration.ofSeconds(1);
+
+	/** One wait for the internal mutex within a zero-wait try, between two looks at the leases. */
+	private static final Duration ZERO_WAIT_SLICE = Duration.ofMillis(50);
 
 	private final CuratorFramework client;
 
-	private final String rootPath;
+	private final LockRoot root;
 
-	private final boolean namespaced;
+	private final SessionGuard guard;
+
+	private final boolean ownsGuard;
 
 	/**
-	 * Creates the semaphores.
+	 * Creates the semaphores of a lock coordinator: same client, lock root and session guard.
+	 * @param coordinator the coordinator
+	 */
+	public SemaphoreByCurator(LockCoordinator coordinator) {
+		this(coordinator.getClient(), coordinator.getRoot(), coordinator.sessionGuard(), false);
+	}
+
+	/**
+	 * Creates semaphores with their own session guard, for use without a coordinator; close
+	 * them when done.
 	 * @param client a started Curator client
 	 * @param rootPath the root under which semaphore paths live, such as {@code "/locks"}
+	 * @throws IllegalArgumentException if the root is not a valid ZooKeeper path
 	 */
 	public SemaphoreByCurator(CuratorFramework client, String rootPath) {
-		if (client == null) {
-			throw new IllegalArgumentException("'client' must not be null");
-		}
+		this(client, new LockRoot(client, rootPath), new SessionGuard(client, (hold) -> {
+		}), true);
+	}
+
+	private SemaphoreByCurator(CuratorFramework client, LockRoot root, SessionGuard guard, boolean ownsGuard) {
 		this.client = client;
-		this.namespaced = LockPaths.isNamespaced(client);
-		this.rootPath = LockPaths.validateRoot(rootPath, this.namespaced);
+		this.root = root;
+		this.guard = guard;
+		this.ownsGuard = ownsGuard;
+	}
+
+	/**
+	 * Stops following the connection state if these semaphores have their own session guard;
+	 * nothing otherwise. Leases stay as they are.
+	 */
+	@Override
+	public void close() {
+		if (this.ownsGuard) {
+			this.guard.close();
+		}
 	}
 
 	/**
 	 * Takes one of {@code permits} permits on {@code path}, waiting at most {@code wait}.
 	 * @param path the semaphore path, such as {@code "reports"}
 	 * @param permits the semaphore's permit count, at least 1, the same in every process
-	 * @param wait the longest wait; {@link Duration#ZERO} tries once
+	 * @param wait the longest wait; {@link Duration#ZERO} takes a free permit or gives up
 	 * @return the lease, or empty if the wait ran out (nothing is left behind)
 	 * @throws IllegalArgumentException if the path, permit count or wait is invalid
 	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again) or
@@ -57,8 +94,8 @@ public class SemaphoreByCurator {
 	 */
 	public Optional<PermitLease> tryAcquire(String path, int permits, Duration wait) {
 		if (wait == null || wait.isNegative()) {
-			throw new IllegalArgumentException("Wait " + wait + " for semaphore '" + path
-					+ "' is invalid: use a non-negative duration, Duration.ZERO to try once");
+			throw new IllegalArgumentException("Wait " + ((wait != null) ? Durations.format(wait) : "null")
+					+ " for semaphore '" + path + "' is invalid: use a duration of zero or more (Duration.ZERO tries once)");
 		}
 		return acquire(path, permits, wait);
 	}
@@ -89,17 +126,21 @@ public class SemaphoreByCurator {
 		return tryAcquire(path, 1, wait);
 	}
 
-	private Optional<PermitLease> acquire(String path, int permits, Duration wait) {
+	private Optional<PermitLease> acquire(String path, int permits, @Nullable Duration wait) {
 		if (permits < 1) {
 			throw new IllegalArgumentException("Permit count " + permits + " for semaphore '" + path
 					+ "' is invalid: a semaphore needs at least 1 permit");
 		}
-		String relative = LockPaths.normalize(path, this.rootPath);
-		String basePath = LockPaths.toZooKeeperPath(relative, this.rootPath, this.namespaced);
+		String relative = this.root.relative(path);
+		String basePath = this.root.zooKeeperPath(relative);
+		String leasesPath = ZKPaths.makePath(basePath, "leases");
 		InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(this.client, basePath, permits);
+		long decidedAt = this.guard.epoch();
 		Lease lease;
 		try {
-			lease = (wait != null) ? semaphore.acquire(wait.toNanos(), TimeUnit.NANOSECONDS) : semaphore.acquire();
+			lease = (wait == null) ? semaphore.acquire()
+					: wait.isZero() ? tryFreePermit(semaphore, leasesPath, permits)
+							: semaphore.acquire(wait.toNanos(), TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -113,68 +154,40 @@ public class SemaphoreByCurator {
 		if (lease == null) {
 			return Optional.empty();
 		}
-		return Optional.of(new CuratorPermitLease(relative, permits, ZKPaths.makePath(basePath, "leases"), lease));
+		PermitHold hold = new PermitHold(relative, permits, leasesPath, lease.getNodeName(), this.guard.sessionId(),
+				this.client, this.guard);
+		if (!this.guard.register(hold, decidedAt)) {
+			NodeDeletion.deleteInBackground(this.client, hold.nodePath(), null);
+			throw new LockAcquisitionException(relative, "The session that took a permit of semaphore '" + relative
+					+ "' ended before the permit could be handed out; try again");
+		}
+		return Optional.of(hold);
 	}
 
-	private final class CuratorPermitLease implements PermitLease {
-
-		private final String path;
-
-		private final int permits;
-
-		private final String leasePath;
-
-		private final String nodeName;
-
-		private final Instant acquiredAt = Instant.now();
-
-		private final AtomicBoolean released = new AtomicBoolean();
-
-		CuratorPermitLease(String path, int permits, String leasesPath, Lease lease) {
-			this.path = path;
-			this.permits = permits;
-			this.nodeName = lease.getNodeName();
-			this.leasePath = ZKPaths.makePath(leasesPath, this.nodeName);
-		}
-
-		@Override
-		public String path() {
-			return this.path;
-		}
-
-		@Override
-		public int permits() {
-			return this.permits;
-		}
-
-		@Override
-		public String nodeName() {
-			return this.nodeName;
-		}
-
-		@Override
-		public Instant acquiredAt() {
-			return this.acquiredAt;
-		}
-
-		@Override
-		public boolean isHeld() {
-			return !this.released.get();
-		}
-
-		@Override
-		public ReleaseResult release() {
-			if (!this.released.compareAndSet(false, true)) {
-				return ReleaseResult.ALREADY_RELEASED;
+	/**
+	 * A zero wait: takes a free permit, waiting for Curator's internal mutex in short slices,
+	 * and gives up once every permit is seen in use (or after {@link #ZERO_WAIT_BOUND}).
+	 */
+	private @Nullable Lease tryFreePermit(InterProcessSemaphoreV2 semaphore, String leasesPath, int permits)
+			throws Exception {
+		Deadline bound = Deadline.after(ZERO_WAIT_BOUND);
+		while (leasesInUse(leasesPath) < permits && !bound.hasPassed()) {
+			Lease lease = semaphore.acquire(ZERO_WAIT_SLICE.toNanos(), TimeUnit.NANOSECONDS);
+			if (lease != null) {
+				return lease;
 			}
-			return LockNodeQueue.delete(SemaphoreByCurator.this.client, this.leasePath);
 		}
+		return null;
+	}
 
-		@Override
-		public String toString() {
-			return "PermitLease['" + this.path + "', 1 of " + this.permits + ", " + this.nodeName + "]";
+	private int leasesInUse(String leasesPath) throws Exception {
+		try {
+			List<String> leases = this.client.getChildren().forPath(leasesPath);
+			return leases.size();
 		}
-
+		catch (KeeperException.NoNodeException ex) {
+			return 0;
+		}
 	}
 
 }

@@ -11,7 +11,7 @@ import org.apache.curator.framework.CuratorFramework;
  * <p>
  * Its mode-less calls ({@link #acquireDistributedLock(String)},
  * {@link #tryAcquire(String, java.time.Duration)}) take {@link LockMode#READ} (shared)
- * locks; {@link #acquireWriteLock(String)} takes the write lock in the same thread-bound
+ * locks; {@link #acquireWriteLock(String)} takes the write lock in the same thread-owned
  * style. Thread-safe.
  */
 public class SharedLockByCurator extends AbstractLockByCurator {
@@ -21,16 +21,26 @@ public class SharedLockByCurator extends AbstractLockByCurator {
 	 * @param coordinator the lock engine, shared with {@link ExclusiveLockByCurator}
 	 */
 	public SharedLockByCurator(LockCoordinator coordinator) {
-		super(coordinator, LockMode.READ);
+		super(coordinator);
 	}
 
 	/**
 	 * Creates the read/write lock with its own coordinator, for use without Spring.
 	 * @param client a started Curator client
 	 * @param rootPath the lock root, such as {@code "/locks"}
+	 * @throws IllegalArgumentException if the lock root is not a valid ZooKeeper path
 	 */
 	public SharedLockByCurator(CuratorFramework client, String rootPath) {
 		this(new LockCoordinator(client, rootPath));
+	}
+
+	/**
+	 * {@link LockMode#READ}: the mode-less calls take shared locks.
+	 * @return {@link LockMode#READ}
+	 */
+	@Override
+	public LockMode defaultMode() {
+		return LockMode.READ;
 	}
 
 	/**
@@ -41,17 +51,19 @@ public class SharedLockByCurator extends AbstractLockByCurator {
 	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails
 	 */
 	public void acquireReadLock(String path) {
-		acquireThreadBound(path, LockMode.READ);
+		ThreadBoundLocks.acquire(this, LockRequest.of(path, LockMode.READ));
 	}
 
 	/**
 	 * Acquires the write lock on {@code path} for the current thread, waiting as long as it
 	 * takes. Release it with {@link #releaseDistributedLock(String)}.
 	 * @param path the lock path
+	 * @throws IllegalStateException if the thread holds the read lock (upgrading would wait
+	 * for itself)
 	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails
 	 */
 	public void acquireWriteLock(String path) {
-		acquireThreadBound(path, LockMode.WRITE);
+		ThreadBoundLocks.acquire(this, LockRequest.of(path, LockMode.WRITE));
 	}
 
 }

@@ -4,11 +4,14 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
+import java.util.function.BooleanSupplier;
 
 /**
- * A {@link Lock} over one lock path: fair (FIFO by lock-node order across all processes)
- * and reentrant per thread, like a fair {@link java.util.concurrent.locks.ReentrantLock}
- * shared by the whole fleet. {@link #unlock()} must run on the thread that locked.
+ * A {@link Lock} over one lock path: fair (FIFO by lock-node order across all processes),
+ * thread-owned and reentrant per thread, like a fair
+ * {@link java.util.concurrent.locks.ReentrantLock} shared by the whole fleet.
+ * {@link #lock()} waits through interrupts and keeps its place in the queue; {@link #unlock()}
+ * must run on the thread that locked.
  *
  * <p>
  * ZooKeeper failures surface as {@link LockAcquisitionException} (unchecked).
@@ -16,42 +19,21 @@ import java.util.concurrent.locks.Lock;
  */
 final class ZooKeeperLock implements Lock {
 
-	private final LockCoordinator coordinator;
+	private final ILockByCurator locks;
 
 	private final String lockPath;
 
 	private final LockMode mode;
 
-	ZooKeeperLock(LockCoordinator coordinator, String lockPath, LockMode mode) {
-		this.coordinator = coordinator;
-		this.lockPath = LockPaths.normalize(lockPath, coordinator.getRootPath());
+	ZooKeeperLock(ILockByCurator locks, String lockPath, LockMode mode) {
+		this.locks = locks;
+		this.lockPath = LockPaths.normalize(lockPath);
 		this.mode = mode;
 	}
 
 	@Override
 	public void lock() {
-		boolean interrupted = false;
-		try {
-			while (true) {
-				try {
-					this.coordinator.bindToThread(acquire(null));
-					return;
-				}
-				catch (LockAcquisitionException ex) {
-					if (!(ex.getCause() instanceof InterruptedException)) {
-						throw ex;
-					}
-					// lock() is not interruptible: clear the flag, queue again, restore it at the end
-					interrupted = true;
-					Thread.interrupted();
-				}
-			}
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		ThreadBoundLocks.acquire(this.locks, LockRequest.of(this.lockPath, this.mode).uninterruptibly());
 	}
 
 	@Override
@@ -59,21 +41,15 @@ final class ZooKeeperLock implements Lock {
 		if (Thread.interrupted()) {
 			throw new InterruptedException("Interrupted before locking '" + this.lockPath + "'");
 		}
-		try {
-			this.coordinator.bindToThread(acquire(null));
-		}
-		catch (LockAcquisitionException ex) {
-			if (ex.getCause() instanceof InterruptedException interrupted) {
-				Thread.interrupted();
-				throw interrupted;
-			}
-			throw ex;
-		}
+		rethrowInterrupt(() -> {
+			ThreadBoundLocks.acquire(this.locks, LockRequest.of(this.lockPath, this.mode));
+			return true;
+		});
 	}
 
 	@Override
 	public boolean tryLock() {
-		return tryLockFor(Duration.ZERO);
+		return ThreadBoundLocks.tryAcquire(this.locks, LockRequest.of(this.lockPath, this.mode).waitAtMost(Duration.ZERO));
 	}
 
 	@Override
@@ -81,29 +57,9 @@ final class ZooKeeperLock implements Lock {
 		if (Thread.interrupted()) {
 			throw new InterruptedException("Interrupted before locking '" + this.lockPath + "'");
 		}
-		try {
-			return tryLockFor(Duration.ofNanos(Math.max(0, unit.toNanos(time))));
-		}
-		catch (LockAcquisitionException ex) {
-			if (ex.getCause() instanceof InterruptedException interrupted) {
-				Thread.interrupted();
-				throw interrupted;
-			}
-			throw ex;
-		}
-	}
-
-	private boolean tryLockFor(Duration wait) {
-		LockHandle handle = acquire(wait);
-		if (handle == null) {
-			return false;
-		}
-		this.coordinator.bindToThread(handle);
-		return true;
-	}
-
-	private LockHandle acquire(Duration wait) {
-		return this.coordinator.tryAcquire(this.lockPath, this.mode, wait).orElse(null);
+		Duration wait = Duration.ofNanos(Math.max(0, unit.toNanos(time)));
+		return rethrowInterrupt(() -> ThreadBoundLocks.tryAcquire(this.locks,
+				LockRequest.of(this.lockPath, this.mode).waitAtMost(wait)));
 	}
 
 	/**
@@ -112,7 +68,7 @@ final class ZooKeeperLock implements Lock {
 	 */
 	@Override
 	public void unlock() {
-		this.coordinator.releaseThreadBound(this.lockPath);
+		ThreadBoundLocks.release(this.locks, this.lockPath);
 	}
 
 	/**
@@ -125,6 +81,20 @@ final class ZooKeeperLock implements Lock {
 				+ "' has no Condition: waiting on a condition would need a signal that crosses processes and "
 				+ "survives the lock's release, which the lock recipe does not provide; use a ZooKeeper "
 				+ "barrier or queue recipe (Curator DistributedBarrier, DistributedQueue) instead");
+	}
+
+	/** Turns the interrupt that ended an acquire back into an {@link InterruptedException}. */
+	private static boolean rethrowInterrupt(BooleanSupplier acquire) throws InterruptedException {
+		try {
+			return acquire.getAsBoolean();
+		}
+		catch (LockAcquisitionException ex) {
+			if (ex.getCause() instanceof InterruptedException interrupted) {
+				Thread.interrupted();
+				throw interrupted;
+			}
+			throw ex;
+		}
 	}
 
 	@Override

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.utils.ZookeeperFactory;
+import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
@@ -16,8 +17,8 @@ import org.apache.zookeeper.data.Stat;
 /**
  * A ZooKeeper handle (a {@link ZooKeeperAdmin}, as Curator's default factory makes) that
  * counts, for paths under one prefix, the lock-node creates, the {@code getChildren} calls
- * (each one is a waiter re-checking the queue), the {@code getData} watches set, and the
- * watch events delivered to those watches. Plugged into a Curator client with
+ * (each one is a waiter checking the queue), the {@code getData} watches set, and the watch
+ * events delivered to those watches, whether the calls are synchronous or asynchronous. Plugged into a Curator client with
  * {@link #factory(Counters)}.
  *
  * <p>
@@ -63,6 +64,36 @@ final class CountingZooKeeper extends ZooKeeperAdmin {
 	}
 
 	@Override
+	public void create(String path, byte[] data, List<ACL> acl, CreateMode createMode, AsyncCallback.Create2Callback cb,
+			Object ctx, long ttl) {
+		if (this.counters.counts(path) && createMode.isSequential()) {
+			this.counters.lockNodeCreates.incrementAndGet();
+		}
+		super.create(path, data, acl, createMode, cb, ctx, ttl);
+	}
+
+	@Override
+	public void getChildren(String path, Watcher watcher, AsyncCallback.Children2Callback cb, Object ctx) {
+		if (this.counters.counts(path)) {
+			this.counters.childrenReads.incrementAndGet();
+		}
+		super.getChildren(path, watcher, cb, ctx);
+	}
+
+	@Override
+	public void getChildren(String path, Watcher watcher, AsyncCallback.ChildrenCallback cb, Object ctx) {
+		if (this.counters.counts(path)) {
+			this.counters.childrenReads.incrementAndGet();
+		}
+		super.getChildren(path, watcher, cb, ctx);
+	}
+
+	@Override
+	public void getData(String path, Watcher watcher, AsyncCallback.DataCallback cb, Object ctx) {
+		super.getData(path, counting(path, watcher), cb, ctx);
+	}
+
+	@Override
 	public List<String> getChildren(String path, Watcher watcher, Stat stat)
 			throws KeeperException, InterruptedException {
 		// getChildren(path, boolean, Stat) delegates here, so each call is counted once
@@ -74,17 +105,21 @@ final class CountingZooKeeper extends ZooKeeperAdmin {
 
 	@Override
 	public byte[] getData(String path, Watcher watcher, Stat stat) throws KeeperException, InterruptedException {
+		return super.getData(path, counting(path, watcher), stat);
+	}
+
+	/** Counts a data watch set under the prefix, and the events it delivers. */
+	private Watcher counting(String path, Watcher watcher) {
 		if (watcher == null || !this.counters.counts(path)) {
-			return super.getData(path, watcher, stat);
+			return watcher;
 		}
 		this.counters.dataWatchesSet.incrementAndGet();
-		Watcher counting = (event) -> {
+		return (event) -> {
 			if (event.getType() != Watcher.Event.EventType.None) {
 				this.counters.watchEvents.incrementAndGet();
 			}
 			watcher.process(event);
 		};
-		return super.getData(path, counting, stat);
 	}
 
 	/** What one client did under one path prefix (a ZooKeeper path, namespace included). */

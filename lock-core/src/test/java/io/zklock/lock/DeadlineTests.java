@@ -10,6 +10,8 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -24,6 +26,9 @@ import static org.awaitility.Awaitility.await;
  */
 @Timeout(120)
 class DeadlineTests {
+
+	private static final Logger logger = LoggerFactory.getLogger(DeadlineTests.class);
+
 
 	private TestingServer server;
 
@@ -44,14 +49,14 @@ class DeadlineTests {
 	void waitBoundsZooKeeperCallsWhileTheEnsembleIsAway() throws Exception {
 		// 15 s connection timeout and 3 retries: one call alone could block for about a minute
 		CuratorFramework client = client(15_000);
-		LockCoordinator locks = new LockCoordinator(client, "/locks");
+		ILockByCurator locks = new ExclusiveLockByCurator(client, "/locks");
 		locks.tryAcquire("warmup", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow().release();
 		this.server.stop();
 
 		long start = System.nanoTime();
 		Optional<LockHandle> lock = locks.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(1));
 		long tookMs = (System.nanoTime() - start) / 1_000_000;
-		System.out.println("[deadline] 1 s wait with the ensemble away returned after " + tookMs + " ms");
+		logger.info("1 s wait with the ensemble away returned after {} ms", tookMs);
 		assertThat(lock).isEmpty();
 		assertThat(tookMs).as("bounded by the wait, not by Curator's retries").isLessThan(10_000);
 		assertThat(Thread.currentThread().isInterrupted()).as("no stray interrupt").isFalse();
@@ -68,8 +73,8 @@ class DeadlineTests {
 	@Test
 	void unlimitedWaitIsNotCutOff() throws Exception {
 		CuratorFramework client = client(15_000);
-		LockCoordinator locks = new LockCoordinator(client, "/locks");
-		assertThat(locks.tryAcquire("jobs", LockMode.EXCLUSIVE, null)).isPresent().get().satisfies(LockHandle::release);
+		ILockByCurator locks = new ExclusiveLockByCurator(client, "/locks");
+		locks.acquire("jobs", LockMode.EXCLUSIVE).release();
 	}
 
 	private CuratorFramework client(int connectionTimeoutMs) throws InterruptedException {

@@ -135,7 +135,13 @@ class ExclusiveLockTests extends ZkServerTest {
 		assertThat(handle.acquiredAt()).isNotNull();
 		assertThat(handle.fencingToken()).isPositive();
 		assertThat(handle.toString()).contains("orders/42", String.valueOf(handle.fencingToken()));
-		assertThat(lock.isHeldByCurrentThread("orders/42")).isTrue();
+		assertThat(handle.owner()).isEqualTo(HoldOwner.CALL);
+		assertThat(lock.isHeldByCurrentThread("orders/42")).as("a call-owned hold belongs to no thread").isFalse();
+		assertThat(lock.heldLocks()).singleElement().satisfies((held) -> {
+			assertThat(held.lockPath()).isEqualTo("orders/42");
+			assertThat(held.owner()).isEqualTo(HoldOwner.CALL);
+			assertThat(held.state()).isEqualTo(LockState.HELD);
+		});
 		assertThat(client.checkExists().forPath(handle.nodePath())).isNotNull();
 		assertThat(handle.release()).isEqualTo(ReleaseResult.RELEASED);
 		assertThat(handle.isHeld()).isFalse();
@@ -213,7 +219,7 @@ class ExclusiveLockTests extends ZkServerTest {
 			.isThrownBy(() -> other.executeLocked(path, LockMode.EXCLUSIVE, Duration.ofMillis(100),
 					(handle) -> calls.incrementAndGet()))
 			.withMessageContaining("'" + path + "'")
-			.withMessageContaining("100 ms")
+			.withMessageContaining("100ms")
 			.satisfies((ex) -> assertThat(ex.getLockPath()).isEqualTo(path));
 		assertThat(calls).hasValue(0);
 		assertThat(lockNodes(client, path)).containsExactly(nodeName(held));

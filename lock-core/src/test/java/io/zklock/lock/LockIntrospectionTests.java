@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -20,9 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for what {@link LockCoordinator} tells about its locks: events to
- * {@link LockListener}s, {@link LockCoordinator#getHeldLocks()} and
- * {@link LockCoordinator#inspectQueue(String)}.
+ * Tests for what the engine tells about its locks: events to {@link LockListener}s,
+ * {@link LockCoordinator#getHeldLocks()} and {@link LockQueueInspector#inspect(String)}.
  */
 @Timeout(60)
 class LockIntrospectionTests {
@@ -33,7 +31,11 @@ class LockIntrospectionTests {
 
 	private LockCoordinator coordinator;
 
-	private final List<LockEvent> events = new CopyOnWriteArrayList<>();
+	private ILockByCurator locks;
+
+	private LockQueueInspector inspector;
+
+	private final RecordingListener events = new RecordingListener();
 
 	@BeforeEach
 	void start() throws Exception {
@@ -46,7 +48,9 @@ class LockIntrospectionTests {
 		this.client.start();
 		this.client.blockUntilConnected();
 		this.coordinator = new LockCoordinator(this.client, "/locks", "instance-a".getBytes(StandardCharsets.UTF_8));
-		this.coordinator.addListener(this.events::add);
+		this.coordinator.addListener(this.events);
+		this.locks = new ExclusiveLockByCurator(this.coordinator);
+		this.inspector = new LockQueueInspector(this.client, this.coordinator.getRoot());
 	}
 
 	@AfterEach
@@ -57,12 +61,12 @@ class LockIntrospectionTests {
 
 	@Test
 	void shouldReportAcquiredTimedOutAndReleasedWithLockName() throws Exception {
-		LockHandle held = this.coordinator.tryAcquire("orders/42", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
+		LockRequest threadOwned = LockRequest.of("orders/42", LockMode.EXCLUSIVE).ownedBy(HoldOwner.THREAD);
+		LockHandle held = this.locks.tryAcquire(threadOwned.waitAtMost(Duration.ZERO)).orElseThrow();
 		assertThat(held.lockName()).isEqualTo("orders");
-		LockHandle reentrant = this.coordinator.tryAcquire("orders/42", LockMode.EXCLUSIVE, Duration.ZERO)
-			.orElseThrow();
+		LockHandle reentrant = this.locks.tryAcquire(threadOwned.waitAtMost(Duration.ZERO)).orElseThrow();
 		boolean gotIt = CompletableFuture
-			.supplyAsync(() -> this.coordinator.tryAcquire("orders/42", LockMode.EXCLUSIVE, Duration.ofMillis(50),
+			.supplyAsync(() -> this.locks.tryAcquire("orders/42", LockMode.EXCLUSIVE, Duration.ofMillis(50),
 					"order-lock")
 				.isPresent())
 			.get(10, TimeUnit.SECONDS);
@@ -70,24 +74,25 @@ class LockIntrospectionTests {
 		assertThat(reentrant.release()).isEqualTo(ReleaseResult.STILL_HELD);
 		assertThat(held.release()).isEqualTo(ReleaseResult.RELEASED);
 
-		assertThat(this.events).extracting(LockEvent::type)
-			.containsExactly(LockEvent.Type.ACQUIRING, LockEvent.Type.ACQUIRED, LockEvent.Type.ACQUIRING,
-					LockEvent.Type.TIMED_OUT, LockEvent.Type.RELEASED);
-		assertThat(this.events.get(1).lockName()).isEqualTo("orders");
-		assertThat(this.events.get(1).fencingToken()).isEqualTo(held.fencingToken());
-		assertThat(this.events.get(3).lockName()).isEqualTo("order-lock");
-		assertThat(this.events.get(3).duration()).isGreaterThanOrEqualTo(Duration.ofMillis(50));
-		assertThat(this.events.get(4).releaseResult()).isEqualTo(ReleaseResult.RELEASED);
-		assertThat(this.events.get(4).lockPath()).isEqualTo("orders/42");
+		assertThat(this.events.types()).containsExactly(RecordingListener.Type.ACQUIRING,
+				RecordingListener.Type.ACQUIRED, RecordingListener.Type.ACQUIRING, RecordingListener.Type.TIMEOUT,
+				RecordingListener.Type.RELEASED);
+		List<RecordingListener.Event> events = this.events.events();
+		assertThat(events.get(1).lock().lockName()).isEqualTo("orders");
+		assertThat(events.get(1).fencingToken()).isEqualTo(held.fencingToken());
+		assertThat(events.get(3).lock().lockName()).isEqualTo("order-lock");
+		assertThat(events.get(3).duration()).isGreaterThanOrEqualTo(Duration.ofMillis(50));
+		assertThat(events.get(4).result()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(events.get(4).lock().lockPath()).isEqualTo("orders/42");
 	}
 
 	@Test
 	void shouldListHeldLocksAndTheQueueInZooKeeperOrder() throws Exception {
-		LockHandle writer = this.coordinator.tryAcquire("reports", LockMode.WRITE, Duration.ZERO).orElseThrow();
+		LockHandle writer = this.locks.tryAcquire("reports", LockMode.WRITE, Duration.ZERO).orElseThrow();
 		CompletableFuture<LockHandle> reader = CompletableFuture
-			.supplyAsync(() -> this.coordinator.tryAcquire("reports", LockMode.READ, Duration.ofSeconds(20))
+			.supplyAsync(() -> this.locks.tryAcquire("reports", LockMode.READ, Duration.ofSeconds(20))
 				.orElseThrow());
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.coordinator.inspectQueue("reports").size() == 2);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.inspector.inspect("reports").size() == 2);
 
 		List<HeldLock> held = this.coordinator.getHeldLocks();
 		assertThat(held).singleElement().satisfies((lock) -> {
@@ -97,7 +102,7 @@ class LockIntrospectionTests {
 			assertThat(lock.holderThread()).isEqualTo(Thread.currentThread().getName());
 			assertThat(lock.holdCount()).isOne();
 		});
-		List<QueuedNode> queue = this.coordinator.inspectQueue("reports");
+		List<QueuedNode> queue = this.inspector.inspect("reports");
 		assertThat(queue).extracting(QueuedNode::mode).containsExactly(LockMode.WRITE, LockMode.READ);
 		assertThat(queue).extracting(QueuedNode::holder).containsExactly(true, false);
 		assertThat(queue).extracting(QueuedNode::data).containsOnly("instance-a");
@@ -106,11 +111,11 @@ class LockIntrospectionTests {
 
 		writer.release();
 		LockHandle read = reader.get(10, TimeUnit.SECONDS);
-		assertThat(this.coordinator.inspectQueue("reports")).singleElement()
+		assertThat(this.inspector.inspect("reports")).singleElement()
 			.satisfies((node) -> assertThat(node.holder()).isTrue());
 		read.release();
-		assertThat(this.coordinator.inspectQueue("reports")).isEmpty();
-		assertThat(this.coordinator.inspectQueue("never/used")).isEmpty();
+		assertThat(this.inspector.inspect("reports")).isEmpty();
+		assertThat(this.inspector.inspect("never/used")).isEmpty();
 		assertThat(this.coordinator.getHeldLocks()).isEmpty();
 	}
 

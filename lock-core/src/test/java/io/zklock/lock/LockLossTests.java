@@ -14,6 +14,8 @@ import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterEach;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,6 +30,9 @@ import static org.awaitility.Awaitility.await;
  */
 @Timeout(120)
 class LockLossTests {
+
+	private static final Logger logger = LoggerFactory.getLogger(LockLossTests.class);
+
 
 	private static final int SESSION_TIMEOUT_MS = 4000;
 
@@ -49,10 +54,10 @@ class LockLossTests {
 	@Test
 	void sessionExpiredWhileHoldingLosesTheLockAndRivalGetsLargerToken() throws Exception {
 		CuratorFramework holderClient = client(false);
-		LockCoordinator holder = new LockCoordinator(holderClient, "/locks");
-		LockCoordinator rival = new LockCoordinator(client(false), "/locks");
-		List<LockEvent> events = new CopyOnWriteArrayList<>();
-		holder.addListener(events::add);
+		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
+		ExclusiveLockByCurator rival = new ExclusiveLockByCurator(client(false), "/locks");
+		RecordingListener events = new RecordingListener();
+		holder.getCoordinator().addListener(events);
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
 		AtomicInteger lossCalls = new AtomicInteger();
 		lock.onLost((handle) -> lossCalls.incrementAndGet());
@@ -61,7 +66,7 @@ class LockLossTests {
 		expireSession(holderClient);
 		await().atMost(Duration.ofSeconds(SESSION_TIMEOUT_MS / 1000 * 2)).until(() -> lock.state() == LockState.LOST);
 		long lostAfterMs = (System.nanoTime() - fault) / 1_000_000;
-		System.out.println("[lock-loss] session expired -> isHeld()=false after " + lostAfterMs + " ms (LOST)");
+		logger.info("session expired -> isHeld()=false after {} ms (LOST)", lostAfterMs);
 
 		assertThat(lock.isHeld()).isFalse();
 		LockHandle rivalLock = rival.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(10)).orElseThrow();
@@ -69,7 +74,7 @@ class LockLossTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> holderClient.getZookeeperClient().isConnected());
 		assertThat(lock.state()).isEqualTo(LockState.LOST);
 		assertThat(lossCalls).hasValue(1);
-		assertThat(events).filteredOn((event) -> event.type() == LockEvent.Type.LOST).singleElement()
+		assertThat(events.events()).filteredOn((event) -> event.type() == RecordingListener.Type.LOST).singleElement()
 			.satisfies((event) -> assertThat(event.fencingToken()).isEqualTo(lock.fencingToken()));
 		assertThat(lock.release()).isEqualTo(ReleaseResult.LOST);
 		assertThat(rivalLock.release()).isEqualTo(ReleaseResult.RELEASED);
@@ -78,7 +83,7 @@ class LockLossTests {
 	@Test
 	void connectionDroppedAndRestoredWithinSessionKeepsTheLockAfterConfirmation() throws Exception {
 		CuratorFramework holderClient = client(false);
-		LockCoordinator holder = new LockCoordinator(holderClient, "/locks");
+		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
 		List<LockState> seenByListener = new CopyOnWriteArrayList<>();
 		lock.onLost((handle) -> seenByListener.add(handle.state()));
@@ -87,14 +92,14 @@ class LockLossTests {
 		this.server.stop();
 		await().atMost(Duration.ofSeconds(SESSION_TIMEOUT_MS / 1000)).until(() -> lock.state() == LockState.IN_DOUBT);
 		long doubtAfterMs = (System.nanoTime() - fault) / 1_000_000;
-		System.out.println("[lock-loss] connection dropped -> isHeld()=false after " + doubtAfterMs + " ms (SUSPENDED)");
+		logger.info("connection dropped -> isHeld()=false after {} ms (SUSPENDED)", doubtAfterMs);
 		assertThat(lock.isHeld()).isFalse();
 
 		this.server.restart();
 		await().atMost(Duration.ofSeconds(10)).until(() -> lock.state() == LockState.HELD);
 		assertThat(lock.isHeld()).isTrue();
 		assertThat(seenByListener).containsExactly(LockState.IN_DOUBT);
-		LockCoordinator rival = new LockCoordinator(client(false), "/locks");
+		ExclusiveLockByCurator rival = new ExclusiveLockByCurator(client(false), "/locks");
 		assertThat(rival.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofMillis(200))).isEmpty();
 		assertThat(lock.release()).isEqualTo(ReleaseResult.RELEASED);
 		assertThat(rival.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(5))).isPresent();
@@ -103,11 +108,12 @@ class LockLossTests {
 	@Test
 	void connectionDroppedPastTheSessionLosesTheLock() throws Exception {
 		CuratorFramework holderClient = client(false);
-		LockCoordinator holder = new LockCoordinator(holderClient, "/locks");
+		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
 		AtomicLong lostAt = new AtomicLong();
-		holder.addListener((event) -> {
-			if (event.type() == LockEvent.Type.LOST) {
+		holder.getCoordinator().addListener(new LockListener() {
+			@Override
+			public void onLost(LockTarget target, long fencingToken, Duration heldFor) {
 				lostAt.set(System.nanoTime());
 			}
 		});
@@ -115,12 +121,11 @@ class LockLossTests {
 		long fault = System.nanoTime();
 		this.server.stop();
 		await().atMost(Duration.ofSeconds(SESSION_TIMEOUT_MS / 1000 * 3)).until(() -> lock.state() == LockState.LOST);
-		System.out.println("[lock-loss] connection dropped past the session -> LOST after "
-				+ (lostAt.get() - fault) / 1_000_000 + " ms");
+		logger.info("connection dropped past the session -> LOST after {} ms", (lostAt.get() - fault) / 1_000_000);
 		this.server.restart();
 		await().atMost(Duration.ofSeconds(20)).until(() -> holderClient.getZookeeperClient().isConnected());
 		assertThat(lock.state()).isEqualTo(LockState.LOST);
-		LockCoordinator rival = new LockCoordinator(client(false), "/locks");
+		ExclusiveLockByCurator rival = new ExclusiveLockByCurator(client(false), "/locks");
 		LockHandle rivalLock = rival.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(10)).orElseThrow();
 		assertThat(rivalLock.fencingToken()).isGreaterThan(lock.fencingToken());
 		assertThat(lock.release()).isEqualTo(ReleaseResult.LOST);
@@ -129,7 +134,7 @@ class LockLossTests {
 	@Test
 	void sessionPolicyKeepsTheLockWhileSuspended() throws Exception {
 		CuratorFramework holderClient = client(true);
-		LockCoordinator holder = new LockCoordinator(holderClient, "/locks");
+		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
 		List<ConnectionState> states = new CopyOnWriteArrayList<>();
 		holderClient.getConnectionStateListenable().addListener((c, state) -> states.add(state));
@@ -149,7 +154,7 @@ class LockLossTests {
 	@Test
 	void listenerRegisteredAfterLossIsCalledAtOnce() throws Exception {
 		CuratorFramework holderClient = client(false);
-		LockCoordinator holder = new LockCoordinator(holderClient, "/locks");
+		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
 		expireSession(holderClient);
 		await().atMost(Duration.ofSeconds(10)).until(() -> lock.state() == LockState.LOST);

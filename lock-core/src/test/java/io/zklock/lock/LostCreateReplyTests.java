@@ -12,6 +12,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.test.TestingServer;
 import org.apache.curator.utils.ZookeeperFactory;
+import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
@@ -31,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A lock-node create whose reply is lost: the server made the node, the client heard only
  * a connection loss. Simulated at the client boundary, on a real server: the first
  * sequential create under the lock path reaches the server and then reports
- * {@code CONNECTIONLOSS}. Curator's protected mode finds the node by its {@code _c_<uuid>}
+ * {@code CONNECTIONLOSS} (whether sent synchronously or asynchronously). Curator's protected mode finds the node by its {@code _c_<uuid>}
  * prefix and adopts it, so no orphan node blocks the queue, and the fencing token is still
  * the node's {@code czxid}.
  */
@@ -59,7 +60,7 @@ class LostCreateReplyTests {
 		AtomicInteger repliesDropped = new AtomicInteger();
 		CuratorFramework lossy = client(dropFirstReply(dropNextReply, repliesDropped));
 		CuratorFramework other = client(null);
-		LockCoordinator locks = new LockCoordinator(lossy, "/locks");
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(lossy, "/locks");
 
 		LockHandle lock = locks.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(10)).orElseThrow();
 		assertThat(repliesDropped).as("the fault was injected").hasValue(1);
@@ -71,7 +72,7 @@ class LostCreateReplyTests {
 		assertThat(stat.getEphemeralOwner()).isEqualTo(lossy.getZookeeperClient().getZooKeeper().getSessionId());
 
 		assertThat(lock.release()).isEqualTo(ReleaseResult.RELEASED);
-		LockCoordinator rival = new LockCoordinator(other, "/locks");
+		ExclusiveLockByCurator rival = new ExclusiveLockByCurator(other, "/locks");
 		assertThat(rival.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO)).as("nothing blocks others")
 			.isPresent()
 			.get()
@@ -106,6 +107,25 @@ class LostCreateReplyTests {
 			public ZooKeeper newZooKeeper(String connectString, int sessionTimeout, Watcher watcher,
 					boolean canBeReadOnly, ZKClientConfig config) throws IOException {
 				return new ZooKeeperAdmin(connectString, sessionTimeout, watcher, canBeReadOnly, config) {
+
+					@Override
+					public void create(String path, byte[] data, List<ACL> acl, CreateMode mode,
+							AsyncCallback.Create2Callback cb, Object ctx, long ttl) {
+						if (mode.isSequential() && path.startsWith("/zklock/locks/jobs/") && drop.get()) {
+							super.create(path, data, acl, mode, (rc, createdPath, context, name, stat) -> {
+								if (rc == KeeperException.Code.OK.intValue() && drop.getAndSet(false)) {
+									dropped.incrementAndGet();
+									cb.processResult(KeeperException.Code.CONNECTIONLOSS.intValue(), createdPath,
+											context, null, null);
+								}
+								else {
+									cb.processResult(rc, createdPath, context, name, stat);
+								}
+							}, ctx, ttl);
+							return;
+						}
+						super.create(path, data, acl, mode, cb, ctx, ttl);
+					}
 
 					@Override
 					public String create(String path, byte[] data, List<ACL> acl, CreateMode mode, Stat stat,

@@ -23,8 +23,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Reentrancy per thread and lock path, counted locally; thread-bound release; release of a
- * handle from any thread, once.
+ * Thread-owned holds are reentrant per thread and lock path, counted locally; call-owned holds
+ * never are, even on the same thread; thread-bound release; release of a handle from any
+ * thread, once.
  */
 class ReentrancyTests extends ZkServerTest {
 
@@ -36,13 +37,14 @@ class ReentrancyTests extends ZkServerTest {
 		CuratorFramework client = this.clients.newClient(NAMESPACE, CountingZooKeeper.factory(counters));
 		ExclusiveLockByCurator lock = new ExclusiveLockByCurator(client, ROOT);
 
-		LockHandle outer = lock.acquire(path, LockMode.EXCLUSIVE);
+		LockHandle outer = lock.acquire(threadOwned(path, LockMode.EXCLUSIVE));
 		List<String> nodes = lockNodes(client, path);
 		assertThat(nodes).hasSize(1);
 		String countsAfterFirst = counters.toString();
 
-		LockHandle middle = lock.acquire(path, LockMode.EXCLUSIVE);
-		LockHandle inner = lock.tryAcquire("/" + path, Duration.ZERO).orElseThrow();
+		LockHandle middle = lock.acquire(threadOwned(path, LockMode.EXCLUSIVE));
+		LockHandle inner = lock.tryAcquire(threadOwned("/" + path, LockMode.EXCLUSIVE).waitAtMost(Duration.ZERO))
+			.orElseThrow();
 		assertThat(counters.toString()).as("reentrant acquires make no ZooKeeper call").isEqualTo(countsAfterFirst);
 		assertThat(lockNodes(client, path)).isEqualTo(nodes);
 		assertThat(List.of(middle, inner)).allSatisfy((handle) -> {
@@ -70,8 +72,8 @@ class ReentrancyTests extends ZkServerTest {
 		LockCoordinator coordinator = new LockCoordinator(client, ROOT);
 		ExclusiveLockByCurator exclusive = new ExclusiveLockByCurator(coordinator);
 		SharedLockByCurator shared = new SharedLockByCurator(coordinator);
-		LockHandle outer = exclusive.acquire(path, LockMode.EXCLUSIVE);
-		LockHandle inner = shared.tryAcquire(path, Duration.ZERO).orElseThrow();
+		LockHandle outer = exclusive.acquire(threadOwned(path, LockMode.EXCLUSIVE));
+		LockHandle inner = shared.tryAcquire(threadOwned(path, LockMode.READ).waitAtMost(Duration.ZERO)).orElseThrow();
 		assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
 		assertThat(shared.isHeldByCurrentThread(path)).isTrue();
 		assertThat(lockNodes(client, path)).hasSize(1);
@@ -92,7 +94,7 @@ class ReentrancyTests extends ZkServerTest {
 		assertThat(timedOut.get(10, TimeUnit.SECONDS)).isEmpty();
 
 		Future<Long> waiter = this.clients.background(() -> {
-			try (LockHandle handle = lock.acquire(path, LockMode.EXCLUSIVE)) {
+			try (LockHandle handle = lock.acquire(threadOwned(path, LockMode.EXCLUSIVE))) {
 				assertThat(lock.isHeldByCurrentThread(path)).isTrue();
 				return handle.fencingToken();
 			}
@@ -166,15 +168,16 @@ class ReentrancyTests extends ZkServerTest {
 		CuratorFramework client = this.clients.newClient();
 		ExclusiveLockByCurator lock = new ExclusiveLockByCurator(client, ROOT);
 		ExclusiveLockByCurator rival = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
-		LockHandle lost = lock.acquire(path, LockMode.EXCLUSIVE);
+		LockHandle lost = lock.acquire(threadOwned(path, LockMode.EXCLUSIVE));
 		expireSession(client);
-		await().atMost(AWAIT).until(() -> !lost.isHeld());
+		await().atMost(AWAIT).until(() -> lost.state() == LockState.LOST);
 		LockHandle rivalHandle = rival.tryAcquire(path, Duration.ofSeconds(20)).orElseThrow();
 
 		// the thread still has the hold locally, but must not get the lock "again" from it
 		assertThatExceptionOfType(LockAcquisitionException.class)
-			.isThrownBy(() -> lock.tryAcquire(path, Duration.ofSeconds(1)))
-			.withMessageContaining("'" + path + "'");
+			.isThrownBy(() -> lock.tryAcquire(threadOwned(path, LockMode.EXCLUSIVE).waitAtMost(Duration.ofSeconds(1))))
+			.withMessageContaining("'" + path + "'")
+			.withMessageContaining("LOST");
 		AtomicBoolean ran = new AtomicBoolean();
 		assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(
 				() -> lock.executeLocked(path, LockMode.EXCLUSIVE, Duration.ofSeconds(1), (h) -> ran.getAndSet(true)));
@@ -185,6 +188,49 @@ class ReentrancyTests extends ZkServerTest {
 		LockHandle again = lock.tryAcquire(path, Duration.ofSeconds(20)).orElseThrow();
 		assertThat(again.fencingToken()).isGreaterThan(rivalHandle.fencingToken());
 		again.release();
+	}
+
+	@Test
+	@Timeout(30)
+	void shouldNeverJoinACallOwnedHoldEvenOnTheSameThread() throws Exception {
+		String path = "reentrant/call-owned";
+		CuratorFramework client = this.clients.newClient();
+		ExclusiveLockByCurator lock = new ExclusiveLockByCurator(client, ROOT);
+		LockHandle first = lock.acquire(path, LockMode.EXCLUSIVE);
+
+		assertThat(lock.tryAcquire(path, LockMode.EXCLUSIVE, Duration.ofMillis(300)))
+			.as("a second call-owned acquire on the same thread queues behind the first").isEmpty();
+		assertThat(lock.tryAcquire(path, LockMode.READ, Duration.ZERO)).isEmpty();
+		assertThat(lock.isHeldByCurrentThread(path)).as("a call-owned hold belongs to no thread").isFalse();
+		assertThat(lockNodes(client, path)).hasSize(1);
+
+		Future<LockHandle> second = this.clients.background(() -> lock.acquire(path, LockMode.EXCLUSIVE));
+		awaitQueued(client, path, 2);
+		assertThat(first.release()).isEqualTo(ReleaseResult.RELEASED);
+		LockHandle next = second.get(20, TimeUnit.SECONDS);
+		assertThat(next.fencingToken()).isGreaterThan(first.fencingToken());
+		assertThat(next.owner()).isEqualTo(HoldOwner.CALL);
+		next.release();
+	}
+
+	@Test
+	@Timeout(30)
+	void shouldRefuseACallOwnedAcquireOfAPathTheThreadHoldsThreadOwned() {
+		String path = "reentrant/would-wait-for-itself";
+		CuratorFramework client = this.clients.newClient();
+		ExclusiveLockByCurator lock = new ExclusiveLockByCurator(client, ROOT);
+		lock.acquireDistributedLock(path);
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(() -> lock.tryAcquire(path, LockMode.READ, Duration.ofSeconds(5)))
+			.withMessageContaining("'" + path + "'")
+			.withMessageContaining("wait for it forever");
+		assertThat(lockNodes(client, path)).hasSize(1);
+		assertThat(lock.releaseDistributedLock(path)).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(lockNodes(client, path)).isEmpty();
+	}
+
+	private static LockRequest threadOwned(String path, LockMode mode) {
+		return LockRequest.of(path, mode).ownedBy(HoldOwner.THREAD);
 	}
 
 	/** Ends the client's session now: a twin handle on the same session id closes it. */
@@ -206,8 +252,8 @@ class ReentrancyTests extends ZkServerTest {
 		String path = "reentrant/twice";
 		CuratorFramework client = this.clients.newClient();
 		ExclusiveLockByCurator lock = new ExclusiveLockByCurator(client, ROOT);
-		LockHandle outer = lock.acquire(path, LockMode.EXCLUSIVE);
-		LockHandle inner = lock.acquire(path, LockMode.EXCLUSIVE);
+		LockHandle outer = lock.acquire(threadOwned(path, LockMode.EXCLUSIVE));
+		LockHandle inner = lock.acquire(threadOwned(path, LockMode.EXCLUSIVE));
 		assertThat(inner.release()).isEqualTo(ReleaseResult.STILL_HELD);
 		assertThat(inner.release()).as("a second release must not count the outer hold down")
 			.isEqualTo(ReleaseResult.ALREADY_RELEASED);

@@ -183,8 +183,9 @@ class SharedLockTests extends ZkServerTest {
 		SharedLockByCurator lock = new SharedLockByCurator(client, ROOT);
 		SharedLockByCurator otherProcess = newLock();
 
-		LockHandle write = lock.acquire(path, LockMode.WRITE);
-		LockHandle read = lock.tryAcquire(path, LockMode.READ, Duration.ZERO).orElseThrow();
+		LockHandle write = lock.acquire(LockRequest.of(path, LockMode.WRITE).ownedBy(HoldOwner.THREAD));
+		LockHandle read = lock.tryAcquire(LockRequest.of(path, LockMode.READ).ownedBy(HoldOwner.THREAD)
+			.waitAtMost(Duration.ZERO)).orElseThrow();
 		assertThat(read.fencingToken()).isEqualTo(write.fencingToken());
 		assertThat(read.nodePath()).isEqualTo(write.nodePath());
 		assertThat(read.mode()).as("the read rides on the write node").isEqualTo(LockMode.WRITE);
@@ -203,7 +204,7 @@ class SharedLockTests extends ZkServerTest {
 		String path = "rw/upgrade";
 		CuratorFramework client = this.clients.newClient();
 		SharedLockByCurator lock = new SharedLockByCurator(client, ROOT);
-		LockHandle read = lock.acquire(path, LockMode.READ);
+		LockHandle read = lock.acquire(LockRequest.of(path, LockMode.READ).ownedBy(HoldOwner.THREAD));
 		List<String> nodes = lockNodes(client, path);
 
 		assertThatIllegalStateException().isThrownBy(() -> lock.tryAcquire(path, LockMode.WRITE, Duration.ZERO))

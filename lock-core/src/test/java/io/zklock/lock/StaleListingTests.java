@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -13,6 +14,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.utils.ZookeeperFactory;
+import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
@@ -55,11 +57,11 @@ class StaleListingTests {
 
 	@Test
 	void deadNodeListedByALaggingFollowerIsNotTakenForTheLock() throws Exception {
-		LockCoordinator holder = new LockCoordinator(client(null, null), "/locks");
+		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(client(null, null), "/locks");
 		AtomicReference<List<String>> staleListing = new AtomicReference<>();
-		java.util.concurrent.atomic.AtomicLong staleSession = new java.util.concurrent.atomic.AtomicLong();
+		AtomicLong staleSession = new AtomicLong();
 		CuratorFramework waiterClient = client(staleListing, staleSession);
-		LockCoordinator waiter = new LockCoordinator(waiterClient, "/locks");
+		ExclusiveLockByCurator waiter = new ExclusiveLockByCurator(waiterClient, "/locks");
 		CuratorFramework observer = client(null, null);
 
 		LockHandle held = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
@@ -108,7 +110,7 @@ class StaleListingTests {
 	}
 
 	private CuratorFramework client(AtomicReference<List<String>> staleListing,
-			java.util.concurrent.atomic.AtomicLong staleSession) throws InterruptedException {
+			AtomicLong staleSession) throws InterruptedException {
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(this.cluster.getConnectString())
 			.namespace("zklock")
@@ -130,7 +132,7 @@ class StaleListingTests {
 	 * {@code oldSession}, once armed, answers {@code stale}.
 	 */
 	private static ZookeeperFactory staleFactory(AtomicReference<List<String>> stale,
-			java.util.concurrent.atomic.AtomicLong oldSession) {
+			AtomicLong oldSession) {
 		return new ZookeeperFactory() {
 
 			@Override
@@ -147,10 +149,21 @@ class StaleListingTests {
 					@Override
 					public List<String> getChildren(String path, Watcher childWatcher, Stat stat)
 							throws KeeperException, InterruptedException {
-						boolean newSession = oldSession.get() != 0 && getSessionId() != oldSession.get();
-						List<String> answer = ("/zklock/locks/jobs".equals(path) && newSession) ? stale.getAndSet(null)
-								: null;
+						List<String> answer = staleAnswer(path);
 						return (answer != null) ? answer : super.getChildren(path, childWatcher, stat);
+					}
+
+					@Override
+					public void getChildren(String path, Watcher childWatcher, AsyncCallback.Children2Callback cb,
+							Object ctx) {
+						List<String> answer = staleAnswer(path);
+						super.getChildren(path, childWatcher, (rc, replyPath, context, children, stat) -> cb
+							.processResult(rc, replyPath, context, (answer != null) ? answer : children, stat), ctx);
+					}
+
+					private List<String> staleAnswer(String path) {
+						boolean newSession = oldSession.get() != 0 && getSessionId() != oldSession.get();
+						return ("/zklock/locks/jobs".equals(path) && newSession) ? stale.getAndSet(null) : null;
 					}
 
 				};

@@ -1,15 +1,16 @@
 package io.zklock.benchmarks.jmh;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import io.zklock.lock.ExclusiveLockByCurator;
+import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockState;
 import io.zklock.lock.ReleaseResult;
 
@@ -32,9 +33,10 @@ public class InMemoryLocks extends ExclusiveLockByCurator {
 	}
 
 	@Override
-	public Optional<LockHandle> tryAcquire(String path, LockMode mode, Duration wait, String lockName) {
+	public Optional<LockHandle> tryAcquire(LockRequest request) {
 		this.acquisitions.incrementAndGet();
-		return Optional.of(new Handle(path, (lockName != null) ? lockName : path, mode));
+		return Optional.of(new Handle(request.path(), request.lockName().orElse(request.path()), request.mode(),
+				request.owner()));
 	}
 
 	/**
@@ -53,14 +55,17 @@ public class InMemoryLocks extends ExclusiveLockByCurator {
 
 		private final LockMode mode;
 
+		private final HoldOwner owner;
+
 		private final Instant acquiredAt = Instant.now();
 
 		private volatile boolean released;
 
-		Handle(String path, String name, LockMode mode) {
+		Handle(String path, String name, LockMode mode, HoldOwner owner) {
 			this.path = path;
 			this.name = name;
 			this.mode = mode;
+			this.owner = owner;
 		}
 
 		@Override
@@ -81,6 +86,11 @@ public class InMemoryLocks extends ExclusiveLockByCurator {
 		@Override
 		public LockMode mode() {
 			return this.mode;
+		}
+
+		@Override
+		public HoldOwner owner() {
+			return this.owner;
 		}
 
 		@Override

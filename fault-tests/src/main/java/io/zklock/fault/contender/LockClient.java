@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockCoordinator;
-import io.zklock.lock.LockEvent;
+import io.zklock.lock.LockListener;
+import io.zklock.lock.LockTarget;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -66,9 +67,10 @@ final class LockClient implements AutoCloseable {
 					+ " ms");
 		}
 		this.coordinator = new LockCoordinator(this.client, "/locks");
-		this.coordinator.addListener((event) -> {
-			if (event.type() == LockEvent.Type.LOST) {
-				events.event("coordinator", "lost", "lock", event.lockPath(), event.fencingToken(), "LOST");
+		this.coordinator.addListener(new LockListener() {
+			@Override
+			public void onLost(LockTarget lock, long fencingToken, Duration heldFor) {
+				events.event("coordinator", "lost", "lock", lock.lockPath(), fencingToken, "LOST");
 			}
 		});
 		this.lock = new ExclusiveLockByCurator(this.coordinator);

@@ -18,6 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
+import io.zklock.annotation.SkippedCall;
+import io.zklock.annotation.SkippedCallListener;
+import io.zklock.lock.ExclusiveLockByCurator;
+import io.zklock.lock.HoldOwner;
+import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
@@ -75,11 +80,11 @@ class ZkLockMetricsAutoConfigurationTests {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
 			assertThat(registry.get("zklock.locks.held").gauge().value()).isZero();
-			try (LockHandle lock = coordinator.tryAcquire("orders/42", LockMode.WRITE, Duration.ofSeconds(5), "orders")
-				.orElseThrow()) {
+			ExclusiveLockByCurator locks = new ExclusiveLockByCurator(coordinator);
+			try (LockHandle lock = locks.acquire(threadOwned("orders/42", LockMode.WRITE))) {
 				assertThat(registry.get("zklock.locks.held").gauge().value()).isEqualTo(1);
 				// a reentrant acquire is no new wait
-				coordinator.tryAcquire("orders/42", LockMode.READ, Duration.ofSeconds(5), "orders").orElseThrow().close();
+				locks.acquire(threadOwned("orders/42", LockMode.READ)).close();
 			}
 			Timer acquire = registry.get("zklock.acquire")
 				.tags("lock", "orders", "mode", "write", "outcome", "acquired")
@@ -91,20 +96,27 @@ class ZkLockMetricsAutoConfigurationTests {
 		});
 	}
 
+	private static LockRequest threadOwned(String path, LockMode mode) {
+		return LockRequest.of(path, mode).named("orders").ownedBy(HoldOwner.THREAD).waitAtMost(Duration.ofSeconds(5));
+	}
+
 	@Test
 	void shouldTagTimedOutAcquiresAndCountSkippedCalls() {
 		this.contextRunner.run((context) -> {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
-			try (LockHandle lock = coordinator.tryAcquire("jobs/nightly", LockMode.EXCLUSIVE, Duration.ofSeconds(5))
+			try (LockHandle lock = new ExclusiveLockByCurator(coordinator).tryAcquire("jobs/nightly", LockMode.EXCLUSIVE, Duration.ofSeconds(5))
 				.orElseThrow()) {
 				Optional<LockHandle> other = CompletableFuture
-					.supplyAsync(() -> coordinator.tryAcquire("jobs/nightly", LockMode.EXCLUSIVE,
+					.supplyAsync(() -> new ExclusiveLockByCurator(coordinator).tryAcquire("jobs/nightly", LockMode.EXCLUSIVE,
 							Duration.ofMillis(100)), this.otherThread)
 					.get(20, TimeUnit.SECONDS);
 				assertThat(other).isEmpty();
 			}
-			coordinator.reportSkipped("jobs/nightly", "jobs", LockMode.EXCLUSIVE, Duration.ZERO);
+			// the @DistributedLock advisor tells every SkippedCallListener bean; the meters are one
+			SkippedCall skipped = new SkippedCall("jobs/nightly", "jobs", LockMode.EXCLUSIVE, Duration.ZERO, "Jobs.run()");
+			context.getBeanProvider(SkippedCallListener.class).orderedStream()
+				.forEach((listener) -> listener.onSkipped(skipped));
 			Timer timedOut = registry.get("zklock.acquire")
 				.tags("lock", "jobs", "mode", "exclusive", "outcome", "timeout")
 				.timer();
@@ -120,11 +132,11 @@ class ZkLockMetricsAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
-			try (LockHandle lock = coordinator.tryAcquire("jobs/interrupted", LockMode.EXCLUSIVE, Duration.ofSeconds(5))
+			try (LockHandle lock = new ExclusiveLockByCurator(coordinator).tryAcquire("jobs/interrupted", LockMode.EXCLUSIVE, Duration.ofSeconds(5))
 				.orElseThrow()) {
 				CompletableFuture<?> waiter = CompletableFuture.runAsync(() -> {
 					Thread.currentThread().interrupt();
-					coordinator.tryAcquire("jobs/interrupted", LockMode.EXCLUSIVE, Duration.ofSeconds(10));
+					new ExclusiveLockByCurator(coordinator).tryAcquire("jobs/interrupted", LockMode.EXCLUSIVE, Duration.ofSeconds(10));
 				}, this.otherThread);
 				assertThat(waiter).failsWithin(Duration.ofSeconds(20));
 			}
@@ -156,7 +168,7 @@ class ZkLockMetricsAutoConfigurationTests {
 					.doesNotHaveBean(LockMetricsListener.class)
 					.doesNotHaveBean(HeldLocksMeterBinder.class);
 				LockCoordinator coordinator = context.getBean(LockCoordinator.class);
-				coordinator.tryAcquire("plain", LockMode.EXCLUSIVE, Duration.ofSeconds(5)).orElseThrow().close();
+				new ExclusiveLockByCurator(coordinator).tryAcquire("plain", LockMode.EXCLUSIVE, Duration.ofSeconds(5)).orElseThrow().close();
 			});
 	}
 

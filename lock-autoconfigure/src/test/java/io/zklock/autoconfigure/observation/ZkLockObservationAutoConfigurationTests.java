@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
+import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
@@ -79,7 +80,7 @@ class ZkLockObservationAutoConfigurationTests {
 			Observation request = Observation.start("http.server.requests", registry);
 			long fencingToken;
 			try (Observation.Scope scope = request.openScope();
-					LockHandle lock = coordinator
+					LockHandle lock = new ExclusiveLockByCurator(coordinator)
 						.tryAcquire("orders/42", LockMode.EXCLUSIVE, Duration.ofSeconds(5), "orders")
 						.orElseThrow()) {
 				fencingToken = lock.fencingToken();
@@ -107,16 +108,16 @@ class ZkLockObservationAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
 			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
-			try (LockHandle lock = coordinator.tryAcquire("jobs/a", LockMode.WRITE, Duration.ofSeconds(5))
+			try (LockHandle lock = new ExclusiveLockByCurator(coordinator).tryAcquire("jobs/a", LockMode.WRITE, Duration.ofSeconds(5))
 				.orElseThrow()) {
 				Optional<LockHandle> timedOut = CompletableFuture
-					.supplyAsync(() -> coordinator.tryAcquire("jobs/a", LockMode.READ, Duration.ofMillis(50)),
+					.supplyAsync(() -> new ExclusiveLockByCurator(coordinator).tryAcquire("jobs/a", LockMode.READ, Duration.ofMillis(50)),
 							this.otherThread)
 					.get(20, TimeUnit.SECONDS);
 				assertThat(timedOut).isEmpty();
 				CompletableFuture<?> interrupted = CompletableFuture.runAsync(() -> {
 					Thread.currentThread().interrupt();
-					coordinator.tryAcquire("jobs/a", LockMode.READ, Duration.ofSeconds(10));
+					new ExclusiveLockByCurator(coordinator).tryAcquire("jobs/a", LockMode.READ, Duration.ofSeconds(10));
 				}, this.otherThread);
 				assertThat(interrupted).failsWithin(Duration.ofSeconds(20));
 			}
@@ -136,7 +137,7 @@ class ZkLockObservationAutoConfigurationTests {
 	void shouldUseConventionBean() {
 		this.contextRunner.withUserConfiguration(CustomConventionConfiguration.class).run((context) -> {
 			TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
-			context.getBean(LockCoordinator.class)
+			new ExclusiveLockByCurator(context.getBean(LockCoordinator.class))
 				.tryAcquire("custom", LockMode.EXCLUSIVE, Duration.ofSeconds(5))
 				.orElseThrow()
 				.close();
@@ -166,7 +167,7 @@ class ZkLockObservationAutoConfigurationTests {
 			.withClassLoader(new FilteredClassLoader("io.micrometer"))
 			.run((context) -> {
 				assertThat(context).hasNotFailed().doesNotHaveBean(LockObservationListener.class);
-				context.getBean(LockCoordinator.class)
+				new ExclusiveLockByCurator(context.getBean(LockCoordinator.class))
 					.tryAcquire("plain", LockMode.EXCLUSIVE, Duration.ofSeconds(5))
 					.orElseThrow()
 					.close();

@@ -1,0 +1,81 @@
+package io.zklock.annotation;
+
+import java.util.function.Consumer;
+
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+
+import io.zklock.lock.HoldOwner;
+import io.zklock.lock.LockLostException;
+
+/**
+ * A call whose work is done when the method returns: its locks are thread-owned (reentrant on
+ * this thread), exposed through {@link LockContext}, kept until a transaction the method joined
+ * completes, and checked under {@code zklock.on-lock-lost} when the method returns.
+ */
+final class SynchronousInvocation {
+
+	private static final String DISCARDED = "its result was discarded (zklock.on-lock-lost=fail)";
+
+	private SynchronousInvocation() {
+	}
+
+	/** Runs the call under its locks; {@code skipped} is the result of a skipped call. */
+	static @Nullable Object invoke(MethodInvocation invocation, CallLocks call, LockAcquirer acquirer,
+			AnnotationSettings settings, Consumer<SkippedCall> skipped, @Nullable Object skippedResult) throws Throwable {
+		AcquiredLocks held = call.acquire(acquirer, HoldOwner.THREAD, skipped);
+		if (held == null) {
+			return skippedResult;
+		}
+		boolean joinedTransaction = settings.releaseAfterTransaction() && TransactionSupport.inTransaction();
+		LossInterrupter interrupter = (settings.onLockLost() == OnLockLost.INTERRUPT) ? new LossInterrupter(held)
+				: null;
+		LockContext.push(held.locks());
+		try {
+			Object result = invocation.proceed();
+			LockLostException lost = (settings.onLockLost() == OnLockLost.FAIL) ? held.lostException("returned", DISCARDED)
+					: null;
+			if (lost != null) {
+				throw lost;
+			}
+			return result;
+		}
+		finally {
+			if (interrupter != null) {
+				interrupter.stop();
+			}
+			LockContext.pop(held.locks());
+			if (!joinedTransaction || !TransactionSupport.holdUntilCompletion(held, held::release,
+					settings.onLockLost() != OnLockLost.IGNORE)) {
+				held.release();
+			}
+		}
+	}
+
+	/** Interrupts the calling thread if one of its locks is lost while the method runs, never after. */
+	private static final class LossInterrupter {
+
+		private final Thread thread = Thread.currentThread();
+
+		private final Runnable unregister;
+
+		private boolean running = true;
+
+		LossInterrupter(AcquiredLocks held) {
+			this.unregister = held.onLoss(this::interrupt);
+		}
+
+		private synchronized void interrupt() {
+			if (this.running) {
+				this.thread.interrupt();
+			}
+		}
+
+		synchronized void stop() {
+			this.running = false;
+			this.unregister.run();
+		}
+
+	}
+
+}

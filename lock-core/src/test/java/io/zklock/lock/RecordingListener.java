@@ -1,0 +1,63 @@
+package io.zklock.lock;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.jspecify.annotations.Nullable;
+
+/** A {@link LockListener} that records every event, for assertions. */
+final class RecordingListener implements LockListener {
+
+	enum Type {
+
+		ACQUIRING, ACQUIRED, TIMEOUT, FAILED, RELEASED, LOST
+
+	}
+
+	record Event(Type type, LockTarget lock, long fencingToken, Duration duration, @Nullable ReleaseResult result,
+			@Nullable Throwable error) {
+
+	}
+
+	private final List<Event> events = new CopyOnWriteArrayList<>();
+
+	List<Event> events() {
+		return this.events;
+	}
+
+	List<Type> types() {
+		return this.events.stream().map(Event::type).toList();
+	}
+
+	@Override
+	public void onAcquiring(LockTarget lock) {
+		this.events.add(new Event(Type.ACQUIRING, lock, 0, Duration.ZERO, null, null));
+	}
+
+	@Override
+	public void onAcquired(LockTarget lock, long fencingToken, Duration waited) {
+		this.events.add(new Event(Type.ACQUIRED, lock, fencingToken, waited, null, null));
+	}
+
+	@Override
+	public void onTimeout(LockTarget lock, Duration waited) {
+		this.events.add(new Event(Type.TIMEOUT, lock, 0, waited, null, null));
+	}
+
+	@Override
+	public void onFailed(LockTarget lock, Duration waited, Throwable error) {
+		this.events.add(new Event(Type.FAILED, lock, 0, waited, null, error));
+	}
+
+	@Override
+	public void onReleased(LockTarget lock, long fencingToken, Duration heldFor, ReleaseResult result) {
+		this.events.add(new Event(Type.RELEASED, lock, fencingToken, heldFor, result, null));
+	}
+
+	@Override
+	public void onLost(LockTarget lock, long fencingToken, Duration heldFor) {
+		this.events.add(new Event(Type.LOST, lock, fencingToken, heldFor, null, null));
+	}
+
+}
