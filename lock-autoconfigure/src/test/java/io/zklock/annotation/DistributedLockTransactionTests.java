@@ -1,16 +1,21 @@
 package io.zklock.annotation;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import javax.sql.DataSource;
 
+import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.LockLostException;
+import io.zklock.lock.LockState;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -32,6 +37,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests that {@link DistributedLock} wraps {@link Transactional} on the same method: the
@@ -148,6 +154,35 @@ class DistributedLockTransactionTests extends ZkAnnotationTest {
 		});
 	}
 
+	@Test
+	void shouldRollBackAJoinedTransactionWhoseLockWasLostBeforeTheCommit() {
+		this.contextRunner.run((context) -> {
+			AccountService.currentPath.set("accounts/" + ACCOUNT);
+			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			Runnable loseTheLock = () -> {
+				try {
+					SessionExpiry.expire(client, server.getConnectString());
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
+				await().atMost(Duration.ofSeconds(20)).until(() -> coordinator.getHeldLocks().stream()
+					.anyMatch((held) -> held.lockPath().equals("accounts/" + ACCOUNT) && held.state() == LockState.LOST));
+			};
+			assertThatExceptionOfType(LockLostException.class)
+				.isThrownBy(() -> context.getBean(OuterService.class).transferThen(ACCOUNT, loseTheLock))
+				.withMessageContaining("'accounts/" + ACCOUNT + "'")
+				.withMessageContaining("rolled back");
+			assertThat(context.getBean(Events.class).list()).containsExactly("begin lockHeld=false",
+					"rolled back lockHeld=true");
+			assertThat(context.getBean(JdbcTemplate.class)
+				.queryForObject("select count(*) from deposit where account = '" + ACCOUNT + "'", Integer.class))
+				.as("nothing committed under a lost lock").isZero();
+			assertThat(coordinator.getHeldLocks()).isEmpty();
+		});
+	}
+
 	static class OuterService {
 
 		private final AccountService accounts;
@@ -160,6 +195,12 @@ class DistributedLockTransactionTests extends ZkAnnotationTest {
 			this.accounts = accounts;
 			this.events = events;
 			this.locks = locks;
+		}
+
+		@Transactional
+		public void transferThen(String account, Runnable beforeCommit) {
+			this.accounts.deposit(account, 5, false);
+			beforeCommit.run();
 		}
 
 		@Transactional

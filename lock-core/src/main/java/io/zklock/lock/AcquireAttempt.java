@@ -230,6 +230,12 @@ final class AcquireAttempt {
 				}
 				return;
 			}
+			if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+				// a container parent was reaped between Curator's creation of the parents and the
+				// create: queue again, which creates them again
+				newRound();
+				return;
+			}
 			if (!ok) {
 				failLocked(LockNodeQueue.failure(event.getResultCode(), event.getPath()));
 				return;

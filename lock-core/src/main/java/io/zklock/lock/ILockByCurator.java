@@ -78,7 +78,7 @@ public interface ILockByCurator {
 	 * {@link #acquireDistributedLock(String)} (or {@link #asLock(String)}) through this object.
 	 * @param path the lock path
 	 * @return what the release found: {@link ReleaseResult#STILL_HELD} while an outer
-	 * reentrant hold remains, {@link ReleaseResult#LOST} if the lock node was already gone,
+	 * reentrant hold remains, {@link ReleaseResult#LOST} if the lock had been lost,
 	 * {@link ReleaseResult#CLEANUP_PENDING} if the delete goes on in the background
 	 * @throws IllegalMonitorStateException if the current thread holds no such lock
 	 */

@@ -189,8 +189,9 @@ public final class LockCoordinator implements AutoCloseable {
 		}
 		this.holds.remove(hold);
 		ReleaseResult result = this.queue.delete(hold.nodePath());
-		if (lost && result == ReleaseResult.RELEASED) {
-			// the node outlived the loss (say, ownership could not be confirmed): still a lost lock
+		if (lost) {
+			// lost before this release, whatever the delete found (the node may have outlived the
+			// loss, or the delete still waits for a connection): the work under it may have overlapped
 			result = ReleaseResult.LOST;
 		}
 		this.listeners.released(hold.target(), hold.fencingToken(), hold.heldFor(), result);

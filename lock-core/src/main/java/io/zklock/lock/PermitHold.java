@@ -140,7 +140,7 @@ final class PermitHold implements PermitLease, GuardedHold {
 		}
 		this.guard.unregister(this);
 		ReleaseResult result = NodeDeletion.delete(this.client, this.guard, this.nodePath);
-		return (before == LockState.LOST && result == ReleaseResult.RELEASED) ? ReleaseResult.LOST : result;
+		return (before == LockState.LOST) ? ReleaseResult.LOST : result;
 	}
 
 	@Override

@@ -12,8 +12,9 @@ public enum ReleaseResult {
 	STILL_HELD,
 
 	/**
-	 * The lock node was already gone (its session had expired): the lock had been lost
-	 * before this release, and work done under it may have overlapped another holder.
+	 * The lock had been lost before this release: its session had expired, its ownership could
+	 * not be confirmed after a reconnect, or its node was already gone. Work done under it may
+	 * have overlapped another holder. Any node left is deleted in the background.
 	 */
 	LOST,
 

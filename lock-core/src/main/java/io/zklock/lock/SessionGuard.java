@@ -216,7 +216,7 @@ final class SessionGuard implements AutoCloseable {
 	 * A hold in doubt is held again only if the session is unchanged and a quorum operation
 	 * finds its node owned by the session; a hold of an older session is lost.
 	 */
-	private void confirm(GuardedHold hold, long startedAt) {
+	void confirm(GuardedHold hold, long startedAt) {
 		LockState state = hold.state();
 		if (state == LockState.LOST || state == LockState.RELEASED) {
 			return;

@@ -130,6 +130,53 @@ class LockViewsTests {
 	}
 
 	@Test
+	void lockKeepsItsPlaceInTheQueueWhenInterrupted() throws Exception {
+		ILockByCurator holderLocks = locks();
+		LockHandle held = holderLocks.acquire("queue", LockMode.EXCLUSIVE);
+		Lock waiterLock = locks().asLock("queue");
+		CompletableFuture<Boolean> interruptedOnReturn = new CompletableFuture<>();
+		CountDownLatch mayUnlock = new CountDownLatch(1);
+		Thread waiter = new Thread(() -> {
+			waiterLock.lock();
+			interruptedOnReturn.complete(Thread.currentThread().isInterrupted());
+			Thread.interrupted();
+			try {
+				mayUnlock.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			waiterLock.unlock();
+		});
+		waiter.start();
+		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+			.until(() -> children("/locks/queue").size() == 2);
+		ILockByCurator laterLocks = locks();
+		CompletableFuture<LockHandle> later = CompletableFuture
+			.supplyAsync(() -> laterLocks.acquire("queue", LockMode.EXCLUSIVE));
+		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+			.until(() -> children("/locks/queue").size() == 3);
+		List<String> queue = sorted(children("/locks/queue"));
+
+		waiter.interrupt();
+		org.awaitility.Awaitility.await()
+			.during(Duration.ofMillis(500))
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> sorted(children("/locks/queue")).equals(queue));
+		held.release();
+		assertThat(interruptedOnReturn.get(10, TimeUnit.SECONDS)).as("lock() set the interrupt flag again").isTrue();
+		assertThat(later).as("the waiter behind kept waiting: lock() did not lose its place").isNotDone();
+		mayUnlock.countDown();
+		later.get(10, TimeUnit.SECONDS).release();
+		waiter.join(10_000);
+	}
+
+	private static List<String> sorted(List<String> children) {
+		return children.stream().sorted(java.util.Comparator.comparing((String name) -> name.substring(name.length() - 10)))
+			.toList();
+	}
+
+	@Test
 	void interProcessLockViewsWorkInsideCuratorMultiLock() throws Exception {
 		ILockByCurator zklock = locks();
 		CuratorFramework plainClient = client();

@@ -3,6 +3,7 @@ package io.zklock.lock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -99,6 +100,66 @@ class SemaphoreTests {
 		assertThat(curator.acquire(5, TimeUnit.SECONDS)).isTrue();
 		assertThat(semaphores.tryAcquireMutex("exports", Duration.ofMillis(200))).isEmpty();
 		curator.release();
+	}
+
+	@Test
+	void aZeroWaitTakesAFreePermitDespiteTakersInCuratorsInternalMutex() throws Exception {
+		int permits = 10;
+		int takers = 3;
+		int tries = 150;
+		AtomicInteger refused = new AtomicInteger();
+		AtomicInteger inUse = new AtomicInteger();
+		AtomicInteger mostInUse = new AtomicInteger();
+		List<CompletableFuture<Void>> runs = new ArrayList<>();
+		for (int t = 0; t < takers; t++) {
+			SemaphoreByCurator semaphores = new SemaphoreByCurator(client(), "/locks");
+			runs.add(CompletableFuture.runAsync(() -> {
+				for (int i = 0; i < tries; i++) {
+					Optional<PermitLease> lease = semaphores.tryAcquire("zero", permits, Duration.ZERO);
+					if (lease.isEmpty()) {
+						refused.incrementAndGet();
+						continue;
+					}
+					mostInUse.accumulateAndGet(inUse.incrementAndGet(), Math::max);
+					inUse.decrementAndGet();
+					lease.get().release();
+				}
+			}));
+		}
+		CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)).get(50, TimeUnit.SECONDS);
+		assertThat(mostInUse.get()).as("permits in use at once").isLessThanOrEqualTo(takers);
+		assertThat(refused).as("zero-wait tries refused while at most %d of %d permits were in use", takers, permits)
+			.hasValue(0);
+	}
+
+	@Test
+	void aZeroWaitGivesUpAtOnceWhenEveryPermitIsInUse() throws Exception {
+		SemaphoreByCurator holder = new SemaphoreByCurator(client(), "/locks");
+		PermitLease first = holder.tryAcquire("full", 2, Duration.ZERO).orElseThrow();
+		PermitLease second = holder.tryAcquire("full", 2, Duration.ZERO).orElseThrow();
+		SemaphoreByCurator other = new SemaphoreByCurator(client(), "/locks");
+		assertThat(other.tryAcquire("full", 2, Duration.ZERO)).isEmpty();
+		first.release();
+		other.tryAcquire("full", 2, Duration.ZERO).orElseThrow().release();
+		second.release();
+	}
+
+	@Test
+	void aLeaseFollowsTheConnectionStateLikeALock() throws Exception {
+		CuratorFramework client = client();
+		SemaphoreByCurator semaphores = new SemaphoreByCurator(client, "/locks");
+		PermitLease lease = semaphores.tryAcquire("jobs", 1, Duration.ZERO).orElseThrow();
+		AtomicInteger lossCalls = new AtomicInteger();
+		lease.onLost((l) -> lossCalls.incrementAndGet());
+		assertThat(lease.state()).isEqualTo(LockState.HELD);
+		this.server.stop();
+		await().atMost(Duration.ofSeconds(20)).until(() -> lease.state() == LockState.IN_DOUBT);
+		assertThat(lease.isHeld()).isFalse();
+		assertThat(lossCalls).hasValue(1);
+		this.server.restart();
+		await().atMost(Duration.ofSeconds(20)).until(() -> lease.state() == LockState.HELD);
+		assertThat(lease.release()).isEqualTo(ReleaseResult.RELEASED);
+		semaphores.close();
 	}
 
 	@Test

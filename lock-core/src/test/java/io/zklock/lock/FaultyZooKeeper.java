@@ -1,0 +1,162 @@
+package io.zklock.lock;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.curator.utils.ZookeeperFactory;
+import org.apache.zookeeper.AsyncCallback;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.admin.ZooKeeperAdmin;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * A ZooKeeper handle with faults at the client boundary, on a real server: a lock-node create
+ * under a path prefix whose reply is lost (the server made the node, the client hears
+ * {@code CONNECTIONLOSS}), and {@code exists} calls on lock nodes that fail or answer late.
+ * Synchronous and asynchronous calls alike, so a test holds for any engine.
+ */
+final class FaultyZooKeeper {
+
+	private FaultyZooKeeper() {
+	}
+
+	/** What to break; every field may change while the test runs. */
+	static final class Faults {
+
+		private final String prefix;
+
+		/** Drop the reply of the next sequential create under the prefix. */
+		final AtomicBoolean dropNextCreateReply = new AtomicBoolean();
+
+		/** Answer this many more {@code exists} calls on lock nodes under the prefix with CONNECTIONLOSS. */
+		final AtomicInteger failExists = new AtomicInteger();
+
+		/** Answer {@code exists} calls on lock nodes under the prefix this late (asynchronous calls only). */
+		final AtomicLong delayExistsMillis = new AtomicLong();
+
+		final AtomicInteger createRepliesDropped = new AtomicInteger();
+
+		final AtomicInteger existsFailed = new AtomicInteger();
+
+		private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+			Thread thread = new Thread(runnable, "faulty-zookeeper-timer");
+			thread.setDaemon(true);
+			return thread;
+		});
+
+		Faults(String prefix) {
+			this.prefix = prefix;
+		}
+
+		/** A created lock node: under the prefix, with its ten-digit sequence suffix. */
+		boolean isLockNode(String path) {
+			return path.startsWith(this.prefix + "/") && path.matches(".*\\d{10}");
+		}
+
+	}
+
+	static ZookeeperFactory factory(Faults faults) {
+		return new ZookeeperFactory() {
+
+			@Override
+			public ZooKeeper newZooKeeper(String connectString, int sessionTimeout, Watcher watcher,
+					boolean canBeReadOnly) throws Exception {
+				return newZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, new ZKClientConfig());
+			}
+
+			@Override
+			public ZooKeeper newZooKeeper(String connectString, int sessionTimeout, Watcher watcher,
+					boolean canBeReadOnly, ZKClientConfig config) throws IOException {
+				return new Handle(connectString, sessionTimeout, watcher, canBeReadOnly, config, faults);
+			}
+
+		};
+	}
+
+	private static final class Handle extends ZooKeeperAdmin {
+
+		private final Faults faults;
+
+		Handle(String connectString, int sessionTimeout, Watcher watcher, boolean canBeReadOnly,
+				ZKClientConfig config, Faults faults) throws IOException {
+			super(connectString, sessionTimeout, watcher, canBeReadOnly, config);
+			this.faults = faults;
+		}
+
+		@Override
+		public String create(String path, byte[] data, List<ACL> acl, CreateMode mode, Stat stat, long ttl)
+				throws KeeperException, InterruptedException {
+			String created = super.create(path, data, acl, mode, stat, ttl);
+			if (dropsReply(path, mode)) {
+				throw new KeeperException.ConnectionLossException();
+			}
+			return created;
+		}
+
+		@Override
+		public void create(String path, byte[] data, List<ACL> acl, CreateMode mode, AsyncCallback.Create2Callback cb,
+				Object ctx, long ttl) {
+			super.create(path, data, acl, mode, (rc, replyPath, context, name, stat) -> {
+				if (rc == KeeperException.Code.OK.intValue() && dropsReply(path, mode)) {
+					cb.processResult(KeeperException.Code.CONNECTIONLOSS.intValue(), replyPath, context, null, null);
+				}
+				else {
+					cb.processResult(rc, replyPath, context, name, stat);
+				}
+			}, ctx, ttl);
+		}
+
+		@Override
+		public Stat exists(String path, Watcher watcher) throws KeeperException, InterruptedException {
+			if (failsExists(path)) {
+				throw new KeeperException.ConnectionLossException();
+			}
+			return super.exists(path, watcher);
+		}
+
+		@Override
+		public void exists(String path, Watcher watcher, AsyncCallback.StatCallback cb, Object ctx) {
+			if (failsExists(path)) {
+				cb.processResult(KeeperException.Code.CONNECTIONLOSS.intValue(), path, ctx, null);
+				return;
+			}
+			long delay = this.faults.isLockNode(path) ? this.faults.delayExistsMillis.get() : 0;
+			if (delay <= 0) {
+				super.exists(path, watcher, cb, ctx);
+				return;
+			}
+			this.faults.timer.schedule(() -> super.exists(path, watcher, cb, ctx), delay, TimeUnit.MILLISECONDS);
+		}
+
+		private boolean dropsReply(String path, CreateMode mode) {
+			if (mode.isSequential() && path.startsWith(this.faults.prefix + "/")
+					&& this.faults.dropNextCreateReply.getAndSet(false)) {
+				this.faults.createRepliesDropped.incrementAndGet();
+				return true;
+			}
+			return false;
+		}
+
+		private boolean failsExists(String path) {
+			if (this.faults.isLockNode(path)
+					&& this.faults.failExists.getAndUpdate((n) -> Math.max(0, n - 1)) > 0) {
+				this.faults.existsFailed.incrementAndGet();
+				return true;
+			}
+			return false;
+		}
+
+	}
+
+}

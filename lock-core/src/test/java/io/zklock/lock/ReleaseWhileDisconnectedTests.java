@@ -1,0 +1,106 @@
+package io.zklock.lock;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A release while the ensemble is unreachable must not hold the business thread for
+ * Curator's retries (15 s connection timeout, 3 retries: one synchronous delete alone could
+ * take tens of seconds): it hands the delete to the background and returns
+ * {@link ReleaseResult#CLEANUP_PENDING} at once, for one lock and for a group; the node goes
+ * once the ensemble is back.
+ */
+@Timeout(90)
+class ReleaseWhileDisconnectedTests {
+
+	private static final Logger logger = LoggerFactory.getLogger(ReleaseWhileDisconnectedTests.class);
+
+	/** Far above the ~0 ms a background hand-off takes, far below Curator's retries. */
+	private static final Duration PROMPT = Duration.ofMillis(500);
+
+	private TestingServer server;
+
+	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
+
+	@BeforeEach
+	void start() throws Exception {
+		this.server = new TestingServer(true);
+	}
+
+	@AfterEach
+	void stop() throws Exception {
+		this.clients.forEach(CuratorFramework::close);
+		this.server.close();
+	}
+
+	@Test
+	void shouldReturnAtOnceAndDeleteInTheBackgroundWhileDisconnected() throws Exception {
+		CuratorFramework client = client();
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(client, "/locks");
+		LockHandle single = locks.acquire("jobs/single", LockMode.EXCLUSIVE);
+		LockGroup group = locks.tryAcquireAll(List.of("jobs/a", "jobs/b", "jobs/c"), LockMode.EXCLUSIVE,
+				Duration.ofSeconds(10)).orElseThrow();
+
+		this.server.stop();
+		await().atMost(Duration.ofSeconds(20)).until(() -> !client.getZookeeperClient().isConnected());
+
+		long start = System.nanoTime();
+		ReleaseResult singleResult = single.release();
+		Duration singleTook = Duration.ofNanos(System.nanoTime() - start);
+		start = System.nanoTime();
+		ReleaseResult groupResult = group.release();
+		Duration groupTook = Duration.ofNanos(System.nanoTime() - start);
+		logger.info("release while disconnected: one lock {} ms, a group of three {} ms", singleTook.toMillis(),
+				groupTook.toMillis());
+		assertThat(singleResult).isEqualTo(ReleaseResult.CLEANUP_PENDING);
+		assertThat(groupResult).isEqualTo(ReleaseResult.CLEANUP_PENDING);
+		assertThat(singleTook).isLessThan(PROMPT);
+		assertThat(groupTook).isLessThan(PROMPT);
+		assertThat(single.isHeld()).isFalse();
+		assertThat(group.isHeld()).isFalse();
+
+		this.server.restart();
+		CuratorFramework observer = client();
+		await().atMost(Duration.ofSeconds(30)).until(() -> lockNodes(observer, "jobs/single").isEmpty()
+				&& lockNodes(observer, "jobs/a").isEmpty() && lockNodes(observer, "jobs/b").isEmpty()
+				&& lockNodes(observer, "jobs/c").isEmpty());
+		ExclusiveLockByCurator rival = new ExclusiveLockByCurator(observer, "/locks");
+		rival.tryAcquire("jobs/single", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow().release();
+	}
+
+	private static List<String> lockNodes(CuratorFramework observer, String lockPath) throws Exception {
+		String path = "/locks/" + lockPath;
+		return (observer.checkExists().forPath(path) != null) ? observer.getChildren().forPath(path) : List.of();
+	}
+
+	/** zklock's default client settings: 15 s connection timeout, 3 retries, 60 s session. */
+	private CuratorFramework client() throws InterruptedException {
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(this.server.getConnectString())
+			.namespace("zklock")
+			.sessionTimeoutMs(60_000)
+			.connectionTimeoutMs(15_000)
+			.retryPolicy(new BoundedExponentialBackoffRetry(100, 5_000, 3))
+			.build();
+		client.start();
+		client.blockUntilConnected();
+		this.clients.add(client);
+		return client;
+	}
+
+}
