@@ -20,6 +20,7 @@ import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
 
 import io.zklock.lock.LockAcquisitionException;
+import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockState;
@@ -77,7 +78,7 @@ class DistributedLockCallShapeTests extends ZkAnnotationTest {
 	void shouldRunSixConcurrentMonoSubscriptionsOneAtATime() {
 		this.contextRunner.run((context) -> {
 			Shapes shapes = context.getBean(Shapes.class);
-			List<String> results = Flux.range(0, 6).flatMap((i) -> shapes.mono(i), 6).collectList()
+			List<String> results = staggered().flatMap((i) -> shapes.mono(i), 6).collectList()
 				.block(Duration.ofSeconds(60));
 			assertThat(results).hasSize(6);
 			assertThat(shapes.bodies().entered()).isEqualTo(6);
@@ -89,12 +90,21 @@ class DistributedLockCallShapeTests extends ZkAnnotationTest {
 	void shouldRunSixConcurrentFluxSubscriptionsOneAtATime() {
 		this.contextRunner.run((context) -> {
 			Shapes shapes = context.getBean(Shapes.class);
-			List<Integer> results = Flux.range(0, 6).flatMap((i) -> shapes.flux(i), 6).collectList()
+			List<Integer> results = staggered().flatMap((i) -> shapes.flux(i), 6).collectList()
 				.block(Duration.ofSeconds(60));
 			assertThat(results).hasSize(18);
 			assertThat(shapes.bodies().entered()).isEqualTo(6);
 			assertThat(shapes.bodies().max()).as("bodies at once").isOne();
 		});
+	}
+
+	/**
+	 * Six subscriptions 40 ms apart, each body running 300 ms: each later subscription takes its
+	 * lock on a bounded-elastic worker that an earlier one has just left, while that one's body
+	 * still runs.
+	 */
+	private static Flux<Integer> staggered() {
+		return Flux.interval(Duration.ofMillis(40)).take(6).map(Long::intValue);
 	}
 
 	@Test
@@ -133,23 +143,36 @@ class DistributedLockCallShapeTests extends ZkAnnotationTest {
 		this.contextRunner.run((context) -> {
 			Shapes shapes = context.getBean(Shapes.class);
 			Sinks.One<String> gate = Sinks.one();
+			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
+			CuratorFramework client = context.getBean(CuratorFramework.class);
 			StepVerifier.create(shapes.gatedMono(gate))
 				.then(() -> {
-					await().atMost(Duration.ofSeconds(20)).until(() -> shapes.lastLock() != null);
-					LockHandle lock = shapes.lastLock();
+					await().atMost(Duration.ofSeconds(20)).until(() -> !coordinator.getHeldLocks().isEmpty());
+					long session = sessionId(client);
 					try {
-						SessionExpiry.expire(context.getBean(CuratorFramework.class), server.getConnectString());
+						SessionExpiry.expire(client, server.getConnectString());
 					}
 					catch (Exception ex) {
 						throw new IllegalStateException(ex);
 					}
-					await().atMost(Duration.ofSeconds(20)).until(() -> lock.state() == LockState.LOST);
+					// a new session: the lock died with the old one
+					await().atMost(Duration.ofSeconds(20))
+						.until(() -> client.getZookeeperClient().isConnected() && sessionId(client) != session);
 					gate.tryEmitValue("emitted while the lock was lost");
 				})
 				.expectErrorSatisfies((error) -> assertThat(error).isInstanceOf(LockLostException.class)
 					.hasMessageContaining("'shape'"))
 				.verify(Duration.ofSeconds(30));
 		});
+	}
+
+	private static long sessionId(CuratorFramework client) {
+		try {
+			return client.getZookeeperClient().getZooKeeper().getSessionId();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	static class Shapes {
@@ -180,19 +203,18 @@ class DistributedLockCallShapeTests extends ZkAnnotationTest {
 		@DistributedLock(path = "shape", waitTime = "30s")
 		public Mono<String> mono(int i) {
 			this.bodies.enter();
-			return Mono.delay(Duration.ofMillis(50)).map((tick) -> "mono " + i).doFinally((signal) -> this.bodies.exit());
+			return Mono.delay(Duration.ofMillis(300)).map((tick) -> "mono " + i).doFinally((signal) -> this.bodies.exit());
 		}
 
 		@DistributedLock(path = "shape", waitTime = "30s")
 		public Flux<Integer> flux(int i) {
 			this.bodies.enter();
-			return Flux.range(0, 3).delayElements(Duration.ofMillis(20)).map((n) -> i * 10 + n)
+			return Flux.range(0, 3).delayElements(Duration.ofMillis(100)).map((n) -> i * 10 + n)
 				.doFinally((signal) -> this.bodies.exit());
 		}
 
 		@DistributedLock(path = "shape", waitTime = "30s")
 		public Mono<String> gatedMono(Sinks.One<String> gate) {
-			this.lastLock.set(LockContext.currentLock().orElseThrow());
 			return gate.asMono();
 		}
 

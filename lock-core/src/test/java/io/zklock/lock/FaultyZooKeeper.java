@@ -42,7 +42,7 @@ final class FaultyZooKeeper {
 		/** Answer this many more {@code exists} calls on lock nodes under the prefix with CONNECTIONLOSS. */
 		final AtomicInteger failExists = new AtomicInteger();
 
-		/** Answer {@code exists} calls on lock nodes under the prefix this late (asynchronous calls only). */
+		/** Answer {@code exists} calls on lock nodes under the prefix this late. */
 		final AtomicLong delayExistsMillis = new AtomicLong();
 
 		final AtomicInteger createRepliesDropped = new AtomicInteger();
@@ -97,18 +97,24 @@ final class FaultyZooKeeper {
 		@Override
 		public String create(String path, byte[] data, List<ACL> acl, CreateMode mode, Stat stat, long ttl)
 				throws KeeperException, InterruptedException {
-			String created = super.create(path, data, acl, mode, stat, ttl);
-			if (dropsReply(path, mode)) {
-				throw new KeeperException.ConnectionLossException();
+			if (!armedFor(path, mode)) {
+				return super.create(path, data, acl, mode, stat, ttl);
 			}
-			return created;
+			// a create that fails (say, NoNode for a missing parent) keeps the fault armed; a
+			// successful one loses its reply, and the Stat that comes with it
+			super.create(path, data, acl, mode, new Stat(), ttl);
+			if (!disarm()) {
+				return super.create(path, data, acl, mode, stat, ttl);
+			}
+			throw new KeeperException.ConnectionLossException();
 		}
 
 		@Override
 		public void create(String path, byte[] data, List<ACL> acl, CreateMode mode, AsyncCallback.Create2Callback cb,
 				Object ctx, long ttl) {
+			boolean armed = armedFor(path, mode);
 			super.create(path, data, acl, mode, (rc, replyPath, context, name, stat) -> {
-				if (rc == KeeperException.Code.OK.intValue() && dropsReply(path, mode)) {
+				if (armed && rc == KeeperException.Code.OK.intValue() && disarm()) {
 					cb.processResult(KeeperException.Code.CONNECTIONLOSS.intValue(), replyPath, context, null, null);
 				}
 				else {
@@ -121,6 +127,11 @@ final class FaultyZooKeeper {
 		public Stat exists(String path, Watcher watcher) throws KeeperException, InterruptedException {
 			if (failsExists(path)) {
 				throw new KeeperException.ConnectionLossException();
+			}
+			long delay = this.faults.isLockNode(path) ? this.faults.delayExistsMillis.get() : 0;
+			if (delay > 0) {
+				// a slow reply: the calling thread waits for it, and answers an interrupt as ZooKeeper does
+				Thread.sleep(delay);
 			}
 			return super.exists(path, watcher);
 		}
@@ -139,9 +150,13 @@ final class FaultyZooKeeper {
 			this.faults.timer.schedule(() -> super.exists(path, watcher, cb, ctx), delay, TimeUnit.MILLISECONDS);
 		}
 
-		private boolean dropsReply(String path, CreateMode mode) {
-			if (mode.isSequential() && path.startsWith(this.faults.prefix + "/")
-					&& this.faults.dropNextCreateReply.getAndSet(false)) {
+		private boolean armedFor(String path, CreateMode mode) {
+			return mode.isSequential() && path.startsWith(this.faults.prefix + "/")
+					&& this.faults.dropNextCreateReply.get();
+		}
+
+		private boolean disarm() {
+			if (this.faults.dropNextCreateReply.compareAndSet(true, false)) {
 				this.faults.createRepliesDropped.incrementAndGet();
 				return true;
 			}
