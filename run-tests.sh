@@ -5,7 +5,7 @@
 #   ./run-tests.sh                       all tests (./mvnw -B verify)
 #   ./run-tests.sh -pl lock-core -am     any further arguments go to Maven
 #
-# Needs a JDK 17+; the Maven wrapper fetches Maven. Three tests need Debian packages, and none
+# Needs a JDK 17+; the Maven wrapper fetches Maven. Two test classes need Debian packages, and none
 # of them is ever skipped:
 #   chromium, chromium-driver  the browser test of the sample app's live page (found on the PATH)
 #   zookeeper                  the fault tests against Debian's ZooKeeper 3.8 server (found by dpkg)
