@@ -28,7 +28,10 @@ if [[ -z "${BENCH_REVISION:-}" ]] && ! git diff --quiet HEAD -- lock-core lock-a
 fi
 
 classpath="benchmarks/target/classes:$(cat benchmarks/target/runtime-classpath.txt)"
+# temporary files (in-process servers' configuration and data, memory probes) stay under target/
+mkdir -p benchmarks/target/tmp
 # jmh.ignoreLock: another JMH run on the machine must not fail this one (it only perturbs it)
 exec java -Xms1g -Xmx1g -XX:+UseG1GC -Djava.awt.headless=true -Djmh.ignoreLock=true \
+	-Djava.io.tmpdir="$root/benchmarks/target/tmp" \
 	-Dbench.module=benchmarks -Dbench.command="benchmarks/run.sh${*:+ $*}" -Dbench.revision="$revision" \
 	-cp "$classpath" io.zklock.benchmarks.BenchmarkMain "$@"
