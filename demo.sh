@@ -3,11 +3,14 @@
 # (embedded) ZooKeeper; a few thousand concurrent reservations show that @DistributedLock
 # loses no update and oversells nothing.
 #
-#   ./demo.sh              locking on
-#   ./demo.sh --no-lock    control run with zklock.enabled=false: updates get lost
-#   ./demo.sh --help       all options
+#   ./demo.sh                  locking on
+#   ./demo.sh --no-lock        control run with zklock.enabled=false: updates get lost
+#   ./demo.sh --keep-running   leave the instances up after the load to explore their live
+#                              lock pages (the URLs are printed); Ctrl-C stops them
+#   ./demo.sh --help           all options
 #
-# Needs Java 17+ and Maven 3.8+. Builds the project first unless --skip-build is given.
+# Needs a JDK 17+ and nothing else: the Maven wrapper (./mvnw) fetches Maven, and ZooKeeper runs
+# inside the first instance. Builds the sample application first unless --skip-build is given.
 set -euo pipefail
 
 cd "$(dirname "$0")"
@@ -23,21 +26,21 @@ for arg in "$@"; do
 	esac
 done
 
-for tool in java mvn; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "demo.sh: '$tool' is not on the PATH; the demo needs Java 17+ and Maven 3.8+" >&2
-		exit 1
-	fi
-done
+if ! command -v java >/dev/null 2>&1; then
+	echo "demo.sh: 'java' is not on the PATH; the demo needs a JDK 17 or newer" >&2
+	exit 1
+fi
 
 jar=sample-app/target/zklock-sample-app.jar
 if [[ "$help" == true && -f "$jar" ]]; then
 	build=false
 fi
 if [[ "$build" == true ]]; then
-	echo "Building (mvn -B -q -DskipTests install)..."
-	build_log=$(mktemp -t zklock-demo-build.XXXXXX)
-	if ! mvn -B -q -DskipTests install >"$build_log" 2>&1; then
+	build_command=(./mvnw -B -q -DskipTests package -pl sample-app -am)
+	echo "Building (${build_command[*]})..."
+	mkdir -p target
+	build_log=target/demo-build.log
+	if ! "${build_command[@]}" >"$build_log" 2>&1; then
 		cat "$build_log" >&2
 		echo "demo.sh: the build failed; its output is above and in $build_log" >&2
 		exit 1

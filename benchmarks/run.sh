@@ -9,7 +9,7 @@
 #   benchmarks/run.sh --server=process  one server only (embedded | process | both, default both)
 #   benchmarks/run.sh --scenarios=1,3   some scenarios only
 #
-# Needs a JDK 17+ and Maven 3.8+. Builds the module and what it depends on first (set
+# Needs a JDK 17+ (the Maven wrapper fetches Maven). Builds the module and what it depends on first (set
 # BENCH_SKIP_BUILD=1 to reuse the last build), then runs the harness with the module's runtime
 # class path; JMH forks and the ZooKeeper server process inherit that class path.
 set -euo pipefail
@@ -17,18 +17,21 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
 if [[ "${BENCH_SKIP_BUILD:-0}" != "1" || ! -f benchmarks/target/runtime-classpath.txt ]]; then
-	echo "Building the benchmarks module (mvn -pl benchmarks -am package)..."
-	mvn -B -q -pl benchmarks -am package -Dmaven.test.skip=true
+	echo "Building the benchmarks module (./mvnw -pl benchmarks -am package)..."
+	./mvnw -B -q -pl benchmarks -am package -Dmaven.test.skip=true -Dmaven.javadoc.skip=true -Dmaven.source.skip=true
 fi
 
 # the library code measured: the commit, and whether the work tree changes the library
 revision="${BENCH_REVISION:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
-if [[ -z "${BENCH_REVISION:-}" ]] && ! git diff --quiet HEAD -- lock-autoconfigure lock-starter 2>/dev/null; then
+if [[ -z "${BENCH_REVISION:-}" ]] && ! git diff --quiet HEAD -- lock-core lock-autoconfigure lock-starter 2>/dev/null; then
 	revision="$revision + uncommitted library changes"
 fi
 
 classpath="benchmarks/target/classes:$(cat benchmarks/target/runtime-classpath.txt)"
+# temporary files (in-process servers' configuration and data, memory probes) stay under target/
+mkdir -p benchmarks/target/tmp
 # jmh.ignoreLock: another JMH run on the machine must not fail this one (it only perturbs it)
 exec java -Xms1g -Xmx1g -XX:+UseG1GC -Djava.awt.headless=true -Djmh.ignoreLock=true \
+	-Djava.io.tmpdir="$root/benchmarks/target/tmp" \
 	-Dbench.module=benchmarks -Dbench.command="benchmarks/run.sh${*:+ $*}" -Dbench.revision="$revision" \
 	-cp "$classpath" io.zklock.benchmarks.BenchmarkMain "$@"

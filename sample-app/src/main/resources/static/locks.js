@@ -66,37 +66,61 @@
 		return 'actuator/locks/' + lockPath.split('/').map(encodeURIComponent).join('/');
 	}
 
-	function getJson(url) {
+	/**
+	 * GETs JSON. The first drawing reads synchronously, while the page loads, so that the page
+	 * is drawn by the time it has loaded (a screenshot or a test taken at load time shows the
+	 * queues, not an empty page); every later poll uses fetch.
+	 */
+	function getJson(url, whileLoading) {
+		if (whileLoading) {
+			try {
+				var request = new XMLHttpRequest();
+				request.open('GET', url, false);
+				request.setRequestHeader('Accept', 'application/json');
+				request.send();
+				return Promise.resolve(parseAnswer(url, request.status >= 200 && request.status < 300, request.status,
+					request.responseText));
+			}
+			catch (error) {
+				return Promise.reject(error);
+			}
+		}
 		return fetch(url, { cache: 'no-store', headers: { Accept: 'application/json' } }).then(function (response) {
 			return response.text().then(function (body) {
-				if (!response.ok) {
-					var message = body;
-					try {
-						message = JSON.parse(body).message || JSON.parse(body).error || body;
-					}
-					catch (ignored) {
-						// not JSON: show the text
-					}
-					throw new Error('GET ' + url + ' answered ' + response.status + ': ' + message);
-				}
-				return JSON.parse(body);
+				return parseAnswer(url, response.ok, response.status, body);
 			});
 		});
 	}
 
-	function poll() {
+	function parseAnswer(url, ok, status, body) {
+		if (!ok) {
+			var message = body;
+			try {
+				message = JSON.parse(body).message || JSON.parse(body).error || body;
+			}
+			catch (ignored) {
+				// not JSON: show the text
+			}
+			throw new Error('GET ' + url + ' answered ' + status + ': ' + message);
+		}
+		return JSON.parse(body);
+	}
+
+	/** Draws now, then every interval; the first time while the page loads (see getJson). */
+	function poll(whileLoading) {
 		var started = Date.now();
-		refresh().catch(showError).then(function () {
-			window.setTimeout(poll, Math.max(0, intervalMs - (Date.now() - started)));
+		refresh(whileLoading).catch(showError).then(function () {
+			window.setTimeout(function () { poll(false); }, Math.max(0, intervalMs - (Date.now() - started)));
 		});
 	}
 
-	function refresh() {
+	function refresh(whileLoading) {
 		// the health shows also while the queues cannot be read (ZooKeeper down)
-		var health = getJson('actuator/health/zklock').catch(function () { return null; }).then(renderHealth);
-		var held = getJson('actuator/locks');
+		var health = getJson('actuator/health/zklock', whileLoading).catch(function () { return null; })
+			.then(renderHealth);
+		var held = getJson('actuator/locks', whileLoading);
 		var listings = Promise.all(watched.map(function (path) {
-			return getJson(endpointUrl(path));
+			return getJson(endpointUrl(path), whileLoading);
 		}));
 		return Promise.all([health, held, listings]).then(function (results) {
 			var heldLocks = results[1];
@@ -104,7 +128,7 @@
 			var paths = lanePaths(heldLocks, watchedQueues);
 			return Promise.all(paths.map(function (path) {
 				var known = watchedQueues.find(function (queue) { return queue.lockPath === path; });
-				return known ? known : getJson(endpointUrl(path));
+				return known ? known : getJson(endpointUrl(path), whileLoading);
 			})).then(function (queues) {
 				hideError();
 				renderHeld(heldLocks);
@@ -170,12 +194,14 @@
 	}
 
 	function renderLanes(queues, heldLocks) {
-		var localHoldTimes = new Map();
-		heldLocks.locks.forEach(function (lock) { localHoldTimes.set(lock.fencingToken, lock.heldForMillis); });
+		// what this instance knows of its own holds, by fencing token: exact hold times and the
+		// holder threads (also for a node the queue read saw before the endpoint listed it held)
+		var localHolds = new Map();
+		heldLocks.locks.forEach(function (lock) { localHolds.set(lock.fencingToken, lock); });
 		var liveNodes = new Set();
 		var sections = queues.map(function (queue) {
 			queue.nodes.forEach(function (node) { liveNodes.add(node.nodeName); });
-			return renderLane(queue, localHoldTimes);
+			return renderLane(queue, localHolds);
 		});
 		forgetGoneNodes(liveNodes);
 		if (sections.length === 0) {
@@ -188,7 +214,7 @@
 		elements.lanes.replaceChildren.apply(elements.lanes, sections);
 	}
 
-	function renderLane(queue, localHoldTimes) {
+	function renderLane(queue, localHolds) {
 		var serverNow = Date.parse(queue.timestamp);
 		var holders = queue.nodes.filter(function (node) { return node.holder; });
 		var waiters = queue.nodes.filter(function (node) { return !node.holder; });
@@ -221,7 +247,8 @@
 			var holderBox = document.createElement('div');
 			holderBox.className = 'holders';
 			holders.forEach(function (node) {
-				holderBox.appendChild(renderNode(node, holdTime(node, serverNow, localHoldTimes), 0));
+				holderBox.appendChild(renderNode(node, holdTime(node, serverNow, localHolds), 0,
+					holderThread(node, localHolds)));
 			});
 			row.appendChild(holderBox);
 			if (waiters.length > 0) {
@@ -230,7 +257,7 @@
 				waiterList.className = 'waiters';
 				waiters.slice(0, MAX_WAITER_CARDS).forEach(function (node, index) {
 					var item = document.createElement('li');
-					item.appendChild(renderNode(node, 'waiting ' + formatDuration(node.ageMillis), index + 1));
+					item.appendChild(renderNode(node, 'waiting ' + formatDuration(node.ageMillis), index + 1, null));
 					waiterList.appendChild(item);
 				});
 				row.appendChild(waiterList);
@@ -245,9 +272,21 @@
 		return section;
 	}
 
-	function holdTime(node, serverNow, localHoldTimes) {
-		if (localHoldTimes.has(node.fencingToken)) {
-			return 'held ' + formatDuration(localHoldTimes.get(node.fencingToken));
+	/** The thread of this instance that holds the node, if it is this instance's. */
+	function holderThread(node, localHolds) {
+		if (!node.thisInstance) {
+			return null;
+		}
+		if (node.holderThread) {
+			return node.holderThread;
+		}
+		var local = localHolds.get(node.fencingToken);
+		return local ? local.holderThread : null;
+	}
+
+	function holdTime(node, serverNow, localHolds) {
+		if (localHolds.has(node.fencingToken)) {
+			return 'held ' + formatDuration(localHolds.get(node.fencingToken).heldForMillis);
 		}
 		if (seenWaiting.has(node.nodeName) && !promotedAt.has(node.nodeName)) {
 			promotedAt.set(node.nodeName, serverNow);
@@ -259,8 +298,11 @@
 		return 'held ≤ ' + formatDuration(node.ageMillis);
 	}
 
-	/** A lock node's card; place is 0 for a holder, else its place among the waiters, 1 next. */
-	function renderNode(node, time, place) {
+	/**
+	 * A lock node's card; place is 0 for a holder, else its place among the waiters, 1 next;
+	 * thread is the holder thread of a node this instance holds, else null.
+	 */
+	function renderNode(node, time, place, thread) {
 		var card = document.createElement('div');
 		card.className = 'node ' + (node.holder ? 'holder' : 'waiter') + ' mode-' + node.mode.toLowerCase()
 			+ (node.thisInstance ? ' this-instance' : '');
@@ -275,7 +317,7 @@
 		card.appendChild(textElement('div', 'fencing token ' + node.fencingToken, 'token'));
 		var who = node.instanceId ? node.instanceId : 'session …' + node.sessionId.slice(-6);
 		if (node.thisInstance) {
-			who = '★ ' + (node.holderThread ? node.holderThread : 'this instance');
+			who = '★ ' + (thread ? 'thread ' + thread : 'this instance');
 		}
 		card.appendChild(textElement('div', who, 'who'));
 		return card;
@@ -331,5 +373,5 @@
 		elements.error.hidden = true;
 	}
 
-	poll();
+	poll(true);
 }());

@@ -9,8 +9,8 @@ import io.zklock.fault.harness.ChildJvm;
 
 /**
  * Where a server process gets its ZooKeeper from: the test classpath (ZooKeeper 3.9.x from
- * Maven Central) or Debian's {@code zookeeper} package (3.8.x, jars under
- * {@code /usr/share/java}).
+ * Maven Central) or Debian's {@code zookeeper} package (3.8.x, its jars found through
+ * {@code dpkg-query}).
  *
  * @param name what it is, for the figures
  * @param classpath the server JVM's classpath
@@ -18,8 +18,8 @@ import io.zklock.fault.harness.ChildJvm;
  */
 public record ServerDistribution(String name, String classpath, List<String> jvmFlags) {
 
-	/** The jar Debian's {@code zookeeper} package installs. */
-	public static final Path DEBIAN_JAR = Path.of("/usr/share/java/zookeeper.jar");
+	/** The Debian package of the ZooKeeper server; its jar comes with {@code libzookeeper-java}. */
+	public static final String DEBIAN_PACKAGE = "zookeeper";
 
 	/** ZooKeeper from the test classpath, logging through the test's logback configuration. */
 	public static ServerDistribution maven() {
@@ -27,18 +27,23 @@ public record ServerDistribution(String name, String classpath, List<String> jvm
 	}
 
 	/**
-	 * Debian's packaged ZooKeeper. Its jar's manifest names its dependencies in
-	 * {@code /usr/share/java}; SLF4J's simple binding is added when present.
-	 * @throws AssertionError if the package is not installed, saying how to install it
+	 * Debian's packaged ZooKeeper: the {@code zookeeper.jar} that {@code dpkg-query} lists for
+	 * the {@code zookeeper} and {@code libzookeeper-java} packages. Its manifest names its
+	 * dependencies next to it; SLF4J's simple binding is added when its package is installed.
+	 * @throws AssertionError if the package is not installed, saying how to install it; this test
+	 * runs the packaged 3.8 server and is never skipped
 	 */
 	public static ServerDistribution debian() {
-		if (!Files.isRegularFile(DEBIAN_JAR)) {
-			throw new AssertionError("Debian's zookeeper package is not installed: " + DEBIAN_JAR + " is missing. "
-					+ "Install it with 'apt-get update && apt-get install -y zookeeper' (the CI script .ci/run does so "
-					+ "before mvn verify); this test runs the packaged 3.8 server and must not be skipped.");
-		}
-		List<String> classpath = new ArrayList<>(List.of(DEBIAN_JAR.toString()));
-		Path simpleLogger = Path.of("/usr/share/java/slf4j-simple.jar");
+		Path jar = DebianPackages.files(DEBIAN_PACKAGE, "libzookeeper-java")
+			.stream()
+			.filter((file) -> file.getFileName().toString().equals("zookeeper.jar")
+					&& file.getParent().getFileName().toString().equals("java"))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("Debian's zookeeper package is installed but lists no "
+					+ "java/zookeeper.jar: reinstall it with 'apt-get install -y --reinstall zookeeper "
+					+ "libzookeeper-java'"));
+		List<String> classpath = new ArrayList<>(List.of(jar.toString()));
+		Path simpleLogger = jar.resolveSibling("slf4j-simple.jar");
 		if (Files.isRegularFile(simpleLogger)) {
 			classpath.add(simpleLogger.toString());
 		}

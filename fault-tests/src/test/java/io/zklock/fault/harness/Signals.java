@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Sends POSIX signals with {@code /bin/kill}: {@code KILL} crashes a process, {@code STOP}
- * freezes every thread of it (a GC pause or VM stall, as Jepsen's {@code hammer-time}),
- * {@code CONT} lets it run on.
+ * Sends POSIX signals with {@code kill} (found on the {@code PATH}): {@code KILL} crashes a
+ * process, {@code STOP} freezes every thread of it (a GC pause or VM stall, as Jepsen's
+ * {@code hammer-time}), {@code CONT} lets it run on.
  */
 public final class Signals {
 
@@ -27,20 +27,20 @@ public final class Signals {
 
 	private static void send(String signal, long pid) {
 		try {
-			Process kill = new ProcessBuilder("/bin/kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true)
+			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true)
 				.start();
 			if (!kill.waitFor(10, TimeUnit.SECONDS)) {
 				kill.destroyForcibly();
-				throw new IllegalStateException("/bin/kill -" + signal + " " + pid + " did not finish in 10 s");
+				throw new IllegalStateException("kill -" + signal + " " + pid + " did not finish in 10 s");
 			}
 			if (kill.exitValue() != 0) {
 				String output = new String(kill.getInputStream().readAllBytes()).trim();
-				throw new IllegalStateException("/bin/kill -" + signal + " " + pid + " failed (exit " + kill.exitValue()
+				throw new IllegalStateException("kill -" + signal + " " + pid + " failed (exit " + kill.exitValue()
 						+ "): " + output);
 			}
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("Could not run /bin/kill -" + signal + " " + pid, ex);
+			throw new IllegalStateException("Could not run kill -" + signal + " " + pid, ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

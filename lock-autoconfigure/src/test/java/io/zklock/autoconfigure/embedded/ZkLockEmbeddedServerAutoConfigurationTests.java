@@ -1,19 +1,27 @@
 package io.zklock.autoconfigure.embedded;
 
+import java.net.BindException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
+import io.zklock.autoconfigure.ZkLockStartupException;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -63,9 +71,91 @@ class ZkLockEmbeddedServerAutoConfigurationTests {
 	}
 
 	@Test
+	void shouldWarnOnceThatTheConfiguredConnectStringIsIgnored(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("zklock.zookeeper.embedded.enabled=true",
+					"zklock.zookeeper.connect-string=digest:secret@zk1.invalid:2181,zk2.invalid:2181")
+			.run((context) -> {
+				String server = context.getBean(EmbeddedZooKeeperServer.class).getConnectString();
+				assertThat(output).containsOnlyOnce("zklock.zookeeper.connect-string=zk1.invalid:2181,zk2.invalid:2181 "
+						+ "is ignored: zklock.zookeeper.embedded.enabled=true connects zklock's client to the "
+						+ "in-process ZooKeeper server at " + server)
+					.doesNotContain("secret");
+			});
+	}
+
+	@Test
+	void shouldNotWarnAboutTheConnectStringWhenNoneIsSet(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("zklock.zookeeper.embedded.enabled=true")
+			.run((context) -> assertThat(context).hasSingleBean(EmbeddedZooKeeperServer.class));
+		assertThat(output).contains("zklock started an in-process ZooKeeper server").doesNotContain("is ignored");
+	}
+
+	@Test
+	void shouldLowerZooKeeperServerLoggersWhileRunningAndRestoreThemAfterwards(CapturedOutput output) {
+		LoggingSystem logging = LoggingSystem.get(getClass().getClassLoader());
+		this.contextRunner.withPropertyValues("zklock.zookeeper.embedded.enabled=true").run((context) -> {
+			assertThat(context).hasSingleBean(EmbeddedZooKeeperServer.class);
+			assertThat(configuredLevel(logging, "org.apache.zookeeper.server")).isEqualTo(LogLevel.WARN);
+			assertThat(configuredLevel(logging, "org.apache.zookeeper.audit")).isEqualTo(LogLevel.WARN);
+			assertThat(configuredLevel(logging, "org.apache.zookeeper.server.embedded.ZooKeeperServerEmbeddedImpl"))
+				.isEqualTo(LogLevel.WARN);
+			assertThat(configuredLevel(logging, "org.apache.zookeeper.server.ServerCnxnFactory"))
+				.isEqualTo(LogLevel.ERROR);
+		});
+		for (String logger : List.of("org.apache.zookeeper.server", "org.apache.zookeeper.audit",
+				"org.apache.zookeeper.server.embedded.ZooKeeperServerEmbeddedImpl",
+				"org.apache.zookeeper.server.ServerCnxnFactory")) {
+			assertThat(configuredLevel(logging, logger)).as(logger).isNull();
+		}
+		assertThat(output).doesNotContain("ZK server died").doesNotContain("maxCnxns");
+	}
+
+	@Test
+	void shouldKeepZooKeeperLoggerLevelsTheApplicationConfigured() {
+		LoggingSystem logging = LoggingSystem.get(getClass().getClassLoader());
+		logging.setLogLevel("org.apache.zookeeper", LogLevel.INFO);
+		logging.setLogLevel("org.apache.zookeeper.server.ServerCnxnFactory", LogLevel.DEBUG);
+		try {
+			this.contextRunner.withPropertyValues("zklock.zookeeper.embedded.enabled=true").run((context) -> {
+				assertThat(context).hasSingleBean(EmbeddedZooKeeperServer.class);
+				assertThat(configuredLevel(logging, "org.apache.zookeeper.server")).isNull();
+				assertThat(configuredLevel(logging, "org.apache.zookeeper.audit")).isNull();
+				assertThat(configuredLevel(logging, "org.apache.zookeeper.server.ServerCnxnFactory"))
+					.isEqualTo(LogLevel.DEBUG);
+				// the "ZK server died" line says nothing wrong: quieted unless that logger itself is configured
+				assertThat(configuredLevel(logging, "org.apache.zookeeper.server.embedded.ZooKeeperServerEmbeddedImpl"))
+					.isEqualTo(LogLevel.WARN);
+			});
+			assertThat(configuredLevel(logging, "org.apache.zookeeper")).isEqualTo(LogLevel.INFO);
+			assertThat(configuredLevel(logging, "org.apache.zookeeper.server.ServerCnxnFactory"))
+				.isEqualTo(LogLevel.DEBUG);
+		}
+		finally {
+			logging.setLogLevel("org.apache.zookeeper", null);
+			logging.setLogLevel("org.apache.zookeeper.server.ServerCnxnFactory", null);
+		}
+	}
+
+	@Test
+	void shouldRunTheServerOnDaemonThreadsOnly() {
+		Set<Thread> before = Thread.getAllStackTraces().keySet();
+		this.contextRunner.withPropertyValues("zklock.zookeeper.embedded.enabled=true").run((context) -> {
+			assertThat(context).hasSingleBean(EmbeddedZooKeeperServer.class);
+			List<String> keepingJvmAlive = Thread.getAllStackTraces()
+				.keySet()
+				.stream()
+				.filter((thread) -> !before.contains(thread) && thread.isAlive() && !thread.isDaemon())
+				.map(Thread::getName)
+				.toList();
+			assertThat(keepingJvmAlive).as("new non-daemon threads").isEmpty();
+		});
+	}
+
+	@Test
 	void shouldUseConfiguredPort() throws Exception {
 		int free;
-		try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+		try (ServerSocket socket = new ServerSocket(0)) {
 			free = socket.getLocalPort();
 		}
 		this.contextRunner
@@ -94,7 +184,39 @@ class ZkLockEmbeddedServerAutoConfigurationTests {
 			.withPropertyValues("zklock.zookeeper.embedded.enabled=true")
 			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
 				.hasMessageContaining("io.dropwizard.metrics:metrics-core and org.xerial.snappy:snappy-java")
+				.hasMessageContaining("zklock-spring-boot-starter-embedded")
 				.hasMessageContaining("zklock.zookeeper.embedded.enabled=false"));
+	}
+
+	@Test
+	void shouldFailNamingThePortWhenItIsTaken() throws Exception {
+		try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			long started = System.nanoTime();
+			this.contextRunner
+				.withPropertyValues("zklock.zookeeper.embedded.enabled=true",
+						"zklock.zookeeper.embedded.port=" + taken.getLocalPort())
+				.run((context) -> {
+					assertThat(context).getFailure().hasRootCauseInstanceOf(BindException.class);
+					assertThat(startupException(context.getStartupFailure()))
+						.hasMessageContaining("could not start on 127.0.0.1:" + taken.getLocalPort() + ": the port is taken")
+						.hasMessageContaining("zklock.zookeeper.embedded.port");
+				});
+			// at once, not after the server's start time-out
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(20));
+		}
+	}
+
+	private static ZkLockStartupException startupException(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof ZkLockStartupException startup) {
+				return startup;
+			}
+		}
+		throw new AssertionError("No ZkLockStartupException in " + failure, failure);
+	}
+
+	private static LogLevel configuredLevel(LoggingSystem logging, String logger) {
+		return logging.getLoggerConfiguration(logger).getConfiguredLevel();
 	}
 
 	private static boolean listening(int port) {

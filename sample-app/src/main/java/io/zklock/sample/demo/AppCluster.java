@@ -51,7 +51,7 @@ final class AppCluster implements AutoCloseable {
 	static AppCluster start(DemoOptions options, Path inventoryDirectory, Path logDirectory, HttpClient http) {
 		if (!Files.isRegularFile(options.jar())) {
 			throw new IllegalStateException("Application jar " + options.jar().toAbsolutePath()
-					+ " not found; build it with 'mvn -B -q -DskipTests install' from the repository root");
+					+ " not found; build it with './mvnw -B -q -DskipTests package -pl sample-app -am' from the repository root");
 		}
 		List<Integer> ports = FreePorts.pick(INSTANCES + 1);
 		int zooKeeperPort = ports.get(0);

@@ -13,20 +13,23 @@ import java.nio.file.Path;
  * @param seed the seed of the random SKUs and quantities
  * @param jar the repackaged sample application jar the instances run
  * @param keepFiles whether to keep the logs and stock files after a successful run
+ * @param keepRunning whether to leave the instances running after the load, until Ctrl-C
  */
 public record DemoOptions(boolean locking, int requests, int skus, int initialStock, int concurrency, long seed,
-		Path jar, boolean keepFiles) {
+		Path jar, boolean keepFiles, boolean keepRunning) {
 
 	/** Usage text for {@code --help}. */
 	public static final String USAGE = """
 			Usage: ./demo.sh [--no-lock] [--requests=3000] [--skus=4] [--stock=400] [--concurrency=32]
-			                 [--seed=42] [--keep-files] [--skip-build]
+			                 [--seed=42] [--keep-running] [--keep-files] [--skip-build]
 			  --no-lock       run the instances with zklock.enabled=false (the control run)
 			  --requests=N    reservations to send, round-robin over three instances
 			  --skus=N        SKUs to spread them over
 			  --stock=N       starting stock of every SKU
 			  --concurrency=N reservations in flight at once
 			  --seed=N        seed of the random SKUs and quantities (1 to 3 units)
+			  --keep-running  leave the instances running after the load, to explore their live
+			                  lock pages (the URLs are printed); Ctrl-C stops them
 			  --keep-files    keep the instance logs and stock files of a successful run
 			  --skip-build    (demo.sh) do not run the Maven build first
 			""";
@@ -46,12 +49,14 @@ public record DemoOptions(boolean locking, int requests, int skus, int initialSt
 		long seed = 42;
 		Path jar = Path.of("sample-app", "target", "zklock-sample-app.jar");
 		boolean keepFiles = false;
+		boolean keepRunning = false;
 		for (String arg : args) {
 			String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
 			String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : null;
 			switch (name) {
 				case "--no-lock" -> locking = false;
 				case "--keep-files" -> keepFiles = true;
+				case "--keep-running" -> keepRunning = true;
 				case "--requests" -> requests = positive(name, value);
 				case "--skus" -> skus = positive(name, value);
 				case "--stock" -> initialStock = positive(name, value);
@@ -61,7 +66,8 @@ public record DemoOptions(boolean locking, int requests, int skus, int initialSt
 				default -> throw new IllegalArgumentException("Unknown option '" + arg + "'\n" + USAGE);
 			}
 		}
-		return new DemoOptions(locking, requests, skus, initialStock, concurrency, seed, jar, keepFiles);
+		return new DemoOptions(locking, requests, skus, initialStock, concurrency, seed, jar, keepFiles,
+				keepRunning);
 	}
 
 	private static int positive(String name, String value) {

@@ -10,6 +10,8 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -17,7 +19,9 @@ import java.util.stream.Stream;
  * sharing one inventory directory (the first hosting an embedded ZooKeeper server, the others
  * connected to it), sets the stock of a few SKUs, sends a few thousand concurrent
  * reservations round-robin over the instances, and prints what the stock shows: with zklock
- * no update is lost and nothing is oversold; with {@code --no-lock} both happen.
+ * no update is lost and nothing is oversold; with {@code --no-lock} both happen. With
+ * {@code --keep-running} the instances stay up after the load, their live lock pages' URLs
+ * printed, until Ctrl-C.
  *
  * <p>
  * Run it from the repository root after building, from the repackaged jar:
@@ -33,7 +37,15 @@ public final class InventoryDemo {
 
 	private final DemoOptions options;
 
+	private static final Duration CLEAN_UP_BOUND = Duration.ofSeconds(60);
+
 	private volatile boolean interrupted;
+
+	/** Counted down when the JVM shuts down (Ctrl-C). */
+	private final CountDownLatch stopRequested = new CountDownLatch(1);
+
+	/** Counted down when the instances are stopped and the run directory is handled. */
+	private final CountDownLatch cleanedUp = new CountDownLatch(1);
 
 	private InventoryDemo(DemoOptions options) {
 		this.options = options;
@@ -62,11 +74,18 @@ public final class InventoryDemo {
 
 	private int run() {
 		Path runDirectory = createRunDirectory();
-		// on Ctrl-C the instances stop under the running demo: report that, not what fails next
-		Runtime.getRuntime().addShutdownHook(new Thread(() -> this.interrupted = true));
+		// on Ctrl-C the instances stop under the running demo: report that, not what fails next;
+		// with --keep-running, Ctrl-C is the way to stop, and the JVM waits for the clean-up
+		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+			this.interrupted = true;
+			this.stopRequested.countDown();
+			if (this.options.keepRunning()) {
+				awaitQuietly(this.cleanedUp, CLEAN_UP_BOUND);
+			}
+		}, "zklock-demo-stop"));
 		boolean completed = false;
 		try {
-			runDemo(runDirectory.resolve("inventory"), runDirectory.resolve("logs"));
+			runDemo(runDirectory.resolve("inventory"), runDirectory.resolve("logs"), runDirectory);
 			completed = true;
 			return 0;
 		}
@@ -83,10 +102,11 @@ public final class InventoryDemo {
 			else {
 				System.out.println("Instance logs and stock files: " + runDirectory);
 			}
+			this.cleanedUp.countDown();
 		}
 	}
 
-	private void runDemo(Path inventoryDirectory, Path logDirectory) {
+	private void runDemo(Path inventoryDirectory, Path logDirectory, Path runDirectory) {
 		createDirectories(inventoryDirectory, logDirectory);
 		HttpClient http = HttpClient.newBuilder()
 			.version(HttpClient.Version.HTTP_1_1)
@@ -116,8 +136,46 @@ public final class InventoryDemo {
 			long fencingViolations = clients.stream().mapToLong((client) -> client.stats().fencingViolations()).sum();
 			DemoSummary.of(this.options.locking(), outcomes, initialStock, finalStock, fencingViolations, elapsed)
 				.print(System.out);
+			if (this.options.keepRunning()) {
+				keepRunning(cluster, runDirectory);
+			}
 		}
 		System.out.println("Stopped all instances.");
+	}
+
+	/** Leaves the instances running, says where their live pages are, and waits for Ctrl-C. */
+	private void keepRunning(AppCluster cluster, Path runDirectory) {
+		List<AppInstance> instances = cluster.instances();
+		String first = instances.get(0).baseUri().toString();
+		System.out.println();
+		System.out.println("The instances keep running (--keep-running). The live lock page of each:");
+		for (AppInstance instance : instances) {
+			boolean host = instance == instances.get(0) && cluster.zooKeeperAddress() != null;
+			System.out.printf("  %s  %s/%s%n", instance.name(), instance.baseUri(),
+					host ? "   (hosts the embedded ZooKeeper at " + cluster.zooKeeperAddress() + ")" : "");
+		}
+		System.out.println("To watch reservations queue for a lock, restock a SKU and send a few thousand, 32 at a time:");
+		System.out.println("  curl -s -X PUT '" + first + "/inventory/sku-1?stock=100000'");
+		System.out.println("  seq 5000 | xargs -P 32 -I{} curl -s -o /dev/null -X POST '" + first
+				+ "/inventory/sku-1/reserve?qty=1'");
+		System.out.println("Logs and stock files: " + runDirectory);
+		System.out.println("Press Ctrl-C to stop them.");
+		try {
+			this.stopRequested.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		System.out.println();
+	}
+
+	private static void awaitQuietly(CountDownLatch latch, Duration bound) {
+		try {
+			latch.await(bound.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private Map<String, Integer> setInitialStock(List<InventoryClient> clients) {

@@ -20,13 +20,14 @@ class DemoOptionsTests {
 		assertThat(options.skus()).isEqualTo(4);
 		assertThat(options.requests() * 2).isGreaterThan(2 * options.skus() * options.initialStock());
 		assertThat(options.jar()).isEqualTo(Path.of("sample-app/target/zklock-sample-app.jar"));
+		assertThat(options.keepRunning()).isFalse();
 	}
 
 	@Test
 	void shouldParseOptions() {
 		DemoOptions options = DemoOptions.parse("--no-lock", "--requests=10", "--skus=2", "--stock=5",
-				"--concurrency=3", "--seed=7", "--jar=app.jar", "--keep-files");
-		assertThat(options).isEqualTo(new DemoOptions(false, 10, 2, 5, 3, 7, Path.of("app.jar"), true));
+				"--concurrency=3", "--seed=7", "--jar=app.jar", "--keep-files", "--keep-running");
+		assertThat(options).isEqualTo(new DemoOptions(false, 10, 2, 5, 3, 7, Path.of("app.jar"), true, true));
 	}
 
 	@Test

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -13,16 +14,21 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
- * A headless Debian {@code chromium} driven through Debian's {@code chromedriver}, with a
+ * A headless Chromium driven through {@code chromedriver}, both found on the {@code PATH}
+ * (the browser as {@code chromium}, {@code chromium-browser} or {@code google-chrome}), with a
  * fresh profile that is deleted on {@link #close()}. Fails, never skips, when either is not
- * installed: {@code .ci/run} installs both with {@code apt-get install chromium
- * chromium-driver}.
+ * installed: {@code ./run-tests.sh} installs Debian's {@code chromium} and
+ * {@code chromium-driver} where it can.
  */
 final class ChromiumBrowser implements AutoCloseable {
 
-	static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+	/** The names the browser goes by on the {@code PATH}, in the order they are tried. */
+	static final List<String> BROWSER_NAMES = List.of("chromium", "chromium-browser", "google-chrome");
 
-	static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+	static final String DRIVER_NAME = "chromedriver";
+
+	private static final String INSTALL = "install Debian's browser and driver with 'apt-get update && "
+			+ "apt-get install -y chromium chromium-driver' (./run-tests.sh does so where it can)";
 
 	private final Path profile;
 
@@ -41,20 +47,20 @@ final class ChromiumBrowser implements AutoCloseable {
 	 * @throws IllegalStateException if chromium or chromedriver is not installed
 	 */
 	static ChromiumBrowser start(int width, int height) {
-		for (Path executable : new Path[] { CHROMIUM, CHROMEDRIVER }) {
-			if (!Files.isExecutable(executable)) {
-				throw new IllegalStateException(executable + " is missing: install Debian's browser and driver with "
-						+ "'apt-get update && apt-get install -y chromium chromium-driver' (as .ci/run does)");
-			}
-		}
+		Path browser = ExecutableSearch.onPath(BROWSER_NAMES)
+			.orElseThrow(() -> new IllegalStateException("No browser on the PATH (looked for "
+					+ String.join(", ", BROWSER_NAMES) + " in " + ExecutableSearch.path() + "): " + INSTALL));
+		Path chromedriver = ExecutableSearch.onPath(List.of(DRIVER_NAME))
+			.orElseThrow(() -> new IllegalStateException("No " + DRIVER_NAME + " on the PATH ("
+					+ ExecutableSearch.path() + "): " + INSTALL));
 		Path profile = createProfileDirectory();
 		ChromeOptions options = new ChromeOptions();
-		options.setBinary(CHROMIUM.toFile());
+		options.setBinary(browser.toFile());
 		options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
 				"--disable-background-networking", "--disable-component-update", "--disable-sync",
 				"--no-first-run", "--no-default-browser-check", "--window-size=" + width + "," + height,
 				"--user-data-dir=" + profile);
-		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(chromedriver.toFile())
 			.usingAnyFreePort()
 			.withTimeout(Duration.ofSeconds(60))
 			.build();

@@ -36,9 +36,11 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests the live page at {@code /} in a real browser (headless Debian chromium): while one
- * thread holds the lock of an inventory SKU and another waits for it, the page draws that
- * SKU's queue with the holder first and the waiter behind it. Leaves a screenshot at
+ * Tests the live page at {@code /} in a real browser (headless Chromium): the page is drawn
+ * by the time it has loaded, with no wait for a poll; while one thread holds the lock of an
+ * inventory SKU and another waits for it, the page draws that SKU's queue with the holder
+ * first, showing its holder thread, and the waiter behind it. Leaves screenshots at
+ * {@code target/live-locks-page-on-load.png} (taken as the page finished loading) and
  * {@code target/live-locks-page.png}.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -49,6 +51,8 @@ class LiveLocksPageTests {
 	private static final Path INVENTORY_DIRECTORY = createDirectory();
 
 	private static final Path SCREENSHOT = Path.of("target", "live-locks-page.png");
+
+	private static final Path SCREENSHOT_ON_LOAD = Path.of("target", "live-locks-page-on-load.png");
 
 	private static final Duration PAGE_WAIT = Duration.ofSeconds(20);
 
@@ -110,7 +114,18 @@ class LiveLocksPageTests {
 				this.waiterThread);
 		try (ChromiumBrowser browser = ChromiumBrowser.start(1280, 640)) {
 			ChromeDriver driver = browser.driver();
+			// get() returns once the page has loaded: it must be drawn by then, without a wait
 			driver.get("http://127.0.0.1:" + this.port + "/?watch=inventory&interval=200");
+			saveScreenshot(driver, SCREENSHOT_ON_LOAD);
+			LaneDrawing onLoad = LaneDrawing.read(driver, LOCK_PATH);
+			assertThat(driver.findElement(By.id("updated")).getText()).as("'updated' on load").isNotEqualTo("never");
+			assertThat(driver.findElement(By.id("health")).getText()).as("health on load").isEqualTo("zklock UP");
+			assertThat(onLoad.holders()).as("holder cards on load").hasSize(1);
+			assertThat(onLoad.holders().get(0).fencingToken()).isEqualTo(fencingToken);
+			// this instance's holder shows the thread that holds it
+			assertThat(onLoad.holders().get(0).text()).contains("★ thread live-page-holder");
+			assertThat(driver.findElement(By.id("held")).getText()).as("held by this instance, on load")
+				.contains(LOCK_PATH, "live-page-holder");
 			WebDriverWait wait = new WebDriverWait(driver, PAGE_WAIT);
 			wait.withMessage(() -> "the page shows:\n" + driver.findElement(By.tagName("body")).getText());
 			// the page redraws on every poll: read each drawing in one script call
@@ -122,13 +137,13 @@ class LiveLocksPageTests {
 			DrawnNode holderCard = drawing.holders().get(0);
 			assertThat(holderCard.fencingToken()).isEqualTo(fencingToken);
 			assertThat(holderCard.text()).contains("EXCLUSIVE", "held ", "fencing token " + fencingToken,
-					"live-page-holder");
+					"★ thread live-page-holder");
 			DrawnNode waiterCard = drawing.waiters().get(0);
 			assertThat(waiterCard.fencingToken()).isGreaterThan(fencingToken);
 			assertThat(waiterCard.text()).contains("EXCLUSIVE", "waiting ", "next");
 			assertThat(driver.findElement(By.id("health")).getText()).isEqualTo("zklock UP");
 			assertThat(driver.findElement(By.id("held")).getText()).contains(LOCK_PATH, "live-page-holder");
-			saveScreenshot(driver);
+			saveScreenshot(driver, SCREENSHOT);
 
 			release.countDown();
 			holder.get(30, TimeUnit.SECONDS);
@@ -145,10 +160,10 @@ class LiveLocksPageTests {
 		}
 	}
 
-	private static void saveScreenshot(ChromeDriver driver) throws IOException {
+	private static void saveScreenshot(ChromeDriver driver, Path target) throws IOException {
 		Path screenshot = driver.getScreenshotAs(OutputType.FILE).toPath();
-		Files.createDirectories(SCREENSHOT.getParent());
-		Files.copy(screenshot, SCREENSHOT, StandardCopyOption.REPLACE_EXISTING);
+		Files.createDirectories(target.getParent());
+		Files.move(screenshot, target, StandardCopyOption.REPLACE_EXISTING);
 	}
 
 	private static Path createDirectory() {
