@@ -14,6 +14,11 @@ public record AnnotationSettings(Duration defaultWaitTime, OnLockLost onLockLost
 
 	/**
 	 * Checks the settings.
+	 * @param defaultWaitTime the wait of annotations that set none
+	 * @param onLockLost what to do when a lock is lost while its method runs; {@code null} for
+	 * {@link OnLockLost#FAIL}
+	 * @param releaseAfterTransaction whether a method that joined a transaction it did not
+	 * start keeps its locks until that transaction completes
 	 * @throws IllegalArgumentException if the default wait time is missing or negative
 	 */
 	public AnnotationSettings {

@@ -21,8 +21,10 @@ import org.springframework.util.StringValueResolver;
  */
 public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 
+	/** Matches the annotated methods. */
 	private final DistributedLockPointcut pointcut;
 
+	/** Runs them under their locks. */
 	private final DistributedLockInterceptor interceptor;
 
 	/**

@@ -7,6 +7,7 @@ package io.zklock.lock;
  */
 public class LockAcquisitionException extends RuntimeException {
 
+	/** The lock path that could not be acquired. */
 	private final String lockPath;
 
 	/**

@@ -7,10 +7,13 @@ package io.zklock.lock;
  */
 public class LockLostException extends RuntimeException {
 
+	/** The lock path of the lost lock. */
 	private final String lockPath;
 
+	/** The fencing token of the lost lock. */
 	private final long fencingToken;
 
+	/** The lock's state when the work ended. */
 	private final LockState state;
 
 	/**
