@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -50,7 +49,8 @@ final class LockNodeQueue {
 	 */
 	@Nullable GrantedNode acquire(String basePath, LockMode mode, Deadline deadline, boolean interruptible)
 			throws Exception {
-		AcquireAttempt attempt = new AcquireAttempt(this, basePath, mode, deadline);
+		AcquireAttempt attempt = new AcquireAttempt(this, new LockNodeCalls(this.client, basePath, mode, this.nodeData),
+				deadline);
 		Runnable unsubscribe = this.guard.subscribe((signal) -> {
 			if (signal == SessionGuard.Signal.CLOSED) {
 				attempt.fail(new IllegalStateException("The Curator client was closed"));
@@ -142,10 +142,6 @@ final class LockNodeQueue {
 		return this.client;
 	}
 
-	byte[] nodeData() {
-		return this.nodeData;
-	}
-
 	ConcurrentMap<String, Integer> watchersByPath() {
 		return this.watchersByPath;
 	}
@@ -160,11 +156,6 @@ final class LockNodeQueue {
 
 	long epoch() {
 		return this.guard.epoch();
-	}
-
-	/** The exception for a ZooKeeper result code. */
-	static KeeperException failure(int resultCode, @Nullable String path) {
-		return KeeperException.create(KeeperException.Code.get(resultCode), path);
 	}
 
 }

@@ -1,0 +1,263 @@
+package io.zklock.lock;
+
+import java.util.List;
+
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher.Event.EventType;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One round of an {@link AcquireAttempt}: the protocol steps of one lock node, from its create
+ * to the grant, driven by ZooKeeper replies and watch events (see {@link AcquireAttempt} for the
+ * protocol). A round that finds its node is not ours any more asks the attempt for a new round.
+ * Every method runs under the attempt's lock; replies and events of a round that is no longer
+ * current are ignored.
+ */
+final class AcquireRound {
+
+	private final AcquireAttempt attempt;
+
+	private final LockNodeQueue queue;
+
+	private final LockNodeCalls calls;
+
+	private final PredecessorWatch watch;
+
+	private boolean createInFlight = true;
+
+	private @Nullable String ourPath;
+
+	private @Nullable Stat ourStat;
+
+	private long session;
+
+	private boolean awaitingPipelinedListing;
+
+	private @Nullable List<String> pipelinedListing;
+
+	private @Nullable QueuePosition waitingAt;
+
+	AcquireRound(AcquireAttempt attempt, LockNodeQueue queue, LockNodeCalls calls) {
+		this.attempt = attempt;
+		this.queue = queue;
+		this.calls = calls;
+		this.watch = new PredecessorWatch(queue.client(), queue.watchersByPath(),
+				(event) -> attempt.locked(() -> onWatchEvent(event)));
+	}
+
+	/** Sends the create, and the listing right behind it on a connected client. */
+	void start() {
+		this.awaitingPipelinedListing = this.queue.isConnected();
+		this.attempt.send(() -> this.calls.create((client, event) -> this.attempt.locked(() -> onCreated(event))));
+		if (this.awaitingPipelinedListing) {
+			this.attempt.send(
+					() -> this.calls.list((client, event) -> this.attempt.locked(() -> onPipelinedListing(event))));
+		}
+	}
+
+	/** Our node's path once its create returned, else {@code null}. */
+	@Nullable String nodePath() {
+		return this.ourPath;
+	}
+
+	/** Whether the create's reply is still to come. */
+	boolean isCreateInFlight() {
+		return this.createInFlight;
+	}
+
+	/** After a reconnect: look at the queue again, once our node exists. */
+	void recheck() {
+		if (this.ourStat != null && !this.awaitingPipelinedListing) {
+			list();
+		}
+	}
+
+	/** Takes off the watches that have not fired, in the background. */
+	void removeWatches() {
+		this.watch.removeRemaining();
+	}
+
+	GrantedNode granted(long decidedAt) {
+		return new GrantedNode(this.ourPath, this.ourStat.getCzxid(), this.session, decidedAt);
+	}
+
+	private void onCreated(CuratorEvent event) {
+		this.createInFlight = false;
+		String created = event.getName();
+		boolean ok = LockNodeCalls.isOk(event) && created != null;
+		if (!this.attempt.isCurrent(this)) {
+			this.attempt.createdTooLate(ok ? created : null);
+		}
+		else if (LockNodeCalls.isNoNode(event)) {
+			// a container parent was reaped between Curator's creation of the parents and the
+			// create: queue again, which creates them again
+			this.attempt.newRound();
+		}
+		else if (!ok) {
+			this.attempt.end(LockNodeCalls.failure(event));
+		}
+		else {
+			this.ourPath = created;
+			Stat stat = event.getStat();
+			if (stat != null && stat.getCzxid() != 0) {
+				created(stat);
+			}
+			else {
+				// protected mode adopted a node whose create reply was lost: no Stat came with it
+				this.attempt.send(
+						() -> this.calls.stat(created, (client, reply) -> this.attempt.locked(() -> onOwnStat(reply))));
+			}
+		}
+	}
+
+	private void onOwnStat(CuratorEvent event) {
+		if (!this.attempt.isCurrent(this)) {
+			return;
+		}
+		if (LockNodeCalls.isNoNode(event)) {
+			this.attempt.newRound();
+		}
+		else if (!LockNodeCalls.isOk(event)) {
+			this.attempt.end(LockNodeCalls.failure(event));
+		}
+		else {
+			created(event.getStat());
+		}
+	}
+
+	private void created(Stat stat) {
+		long sessionId = this.queue.sessionId();
+		if (stat.getEphemeralOwner() != sessionId) {
+			// a node of an ended session must never count as ours: queue again at the back
+			requeue();
+			return;
+		}
+		this.ourStat = stat;
+		this.session = sessionId;
+		if (!this.awaitingPipelinedListing) {
+			evaluateOrList(this.pipelinedListing);
+		}
+	}
+
+	private void onPipelinedListing(CuratorEvent event) {
+		if (!this.attempt.isCurrent(this)) {
+			return;
+		}
+		this.awaitingPipelinedListing = false;
+		this.pipelinedListing = LockNodeCalls.isOk(event) ? event.getChildren() : null;
+		if (this.ourStat != null) {
+			evaluateOrList(this.pipelinedListing);
+		}
+	}
+
+	/** Decides from a pipelined listing that contains our node; else lists again. */
+	private void evaluateOrList(@Nullable List<String> pipelined) {
+		if (pipelined != null && pipelined.contains(ourName())) {
+			evaluate(pipelined);
+		}
+		else {
+			list();
+		}
+	}
+
+	private void list() {
+		this.attempt.send(() -> this.calls.list((client, event) -> this.attempt.locked(() -> onListing(event))));
+	}
+
+	private void onListing(CuratorEvent event) {
+		if (!this.attempt.isCurrent(this)) {
+			return;
+		}
+		if (LockNodeCalls.isNoNode(event)) {
+			// the parent is gone, so our node is too (it died with its session)
+			requeue();
+		}
+		else if (!LockNodeCalls.isOk(event)) {
+			this.attempt.end(LockNodeCalls.failure(event));
+		}
+		else {
+			evaluate(event.getChildren());
+		}
+	}
+
+	private void evaluate(List<String> children) {
+		QueuePosition position = QueuePosition.of(children, ourName());
+		if (!position.listed() || this.queue.sessionId() != this.session) {
+			// our node died with an expired session (a lagging follower may still list it):
+			// queue again at the back with a node of the current session
+			requeue();
+		}
+		else if (position.holds()) {
+			this.attempt.grant();
+		}
+		else if (this.attempt.isPastDeadline()) {
+			this.attempt.end(null);
+		}
+		else {
+			this.waitingAt = position;
+			String blockerPath = this.calls.lockNodePath(position.blocker());
+			this.attempt.send(() -> this.watch.watch(blockerPath,
+					(client, event) -> this.attempt.locked(() -> onWatchSet(blockerPath, event))));
+		}
+	}
+
+	private void onWatchSet(String path, CuratorEvent event) {
+		if (!this.attempt.isCurrent(this)) {
+			return;
+		}
+		if (LockNodeCalls.isNoNode(event)) {
+			this.watch.fired(path);
+			blockerGone(path);
+		}
+		else if (!LockNodeCalls.isOk(event)) {
+			this.attempt.end(LockNodeCalls.failure(event));
+		}
+	}
+
+	private void onWatchEvent(WatchedEvent event) {
+		if (event.getType() == EventType.None || !this.attempt.isCurrentOrEnded(this)) {
+			// connection events: the session guard's signals handle them
+			return;
+		}
+		if (event.getPath() != null) {
+			this.watch.fired(event.getPath());
+		}
+		if (!this.attempt.isCurrent(this)) {
+			return;
+		}
+		if (event.getType() == EventType.NodeDeleted && event.getPath() != null) {
+			blockerGone(event.getPath());
+		}
+		else {
+			// a data change (say Curator's revocation request) consumed the watch: look again
+			list();
+		}
+	}
+
+	/** Handoff without re-listing when the deleted node was our only blocker; else list again. */
+	private void blockerGone(String path) {
+		QueuePosition position = this.waitingAt;
+		boolean handoff = position != null && position.soleBlocker()
+				&& path.equals(this.calls.lockNodePath(position.blocker()))
+				&& this.queue.sessionId() == this.session;
+		if (handoff) {
+			this.attempt.grant();
+		}
+		else {
+			list();
+		}
+	}
+
+	private void requeue() {
+		this.queue.deleteInBackground(this.ourPath);
+		this.attempt.newRound();
+	}
+
+	private String ourName() {
+		return ZKPaths.getNodeFromPath(this.ourPath);
+	}
+
+}
