@@ -1,16 +1,16 @@
 package io.zklock.annotation;
 
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
+import reactor.core.Disposable;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
-import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockState;
 
@@ -26,9 +26,15 @@ import io.zklock.lock.LockState;
  */
 final class ReactorSupport {
 
+	private static final int PENDING = 0;
+
+	private static final int DELIVERED = 1;
+
+	private static final int CANCELLED = 2;
+
 	private static final String DISCARDED = "the publisher failed instead (zklock.on-lock-lost=fail)";
 
-	private static final String CANCELLED = "its publisher was cancelled (zklock.on-lock-lost=interrupt)";
+	private static final String INTERRUPTED = "its publisher was cancelled (zklock.on-lock-lost=interrupt)";
 
 	private ReactorSupport() {
 	}
@@ -56,12 +62,7 @@ final class ReactorSupport {
 	 */
 	static Object around(ReturnKind kind, Supplier<@Nullable AcquiredLocks> acquire, ThrowingCall body,
 			OnLockLost onLockLost, String method) {
-		Mono<AcquiredLocks> locks = Mono.defer(() -> {
-			AtomicBoolean cancelled = new AtomicBoolean();
-			return Mono.fromCallable(() -> acquireUnlessCancelled(acquire, cancelled))
-				.subscribeOn(Schedulers.boundedElastic())
-				.doOnCancel(() -> cancelled.set(true));
-		}).doOnDiscard(AcquiredLocks.class, AcquiredLocks::release);
+		Mono<AcquiredLocks> locks = acquireOnSubscribe(acquire);
 		if (kind == ReturnKind.MONO) {
 			return Mono.usingWhen(locks,
 					(held) -> guard(Flux.from(publisher(body, held)), held, onLockLost, method).next(),
@@ -71,18 +72,46 @@ final class ReactorSupport {
 				ReactorSupport::release, (held, error) -> release(held), ReactorSupport::release);
 	}
 
-	/** Takes the locks; an acquire cut short by the subscriber's cancel ends quietly. */
-	private static @Nullable AcquiredLocks acquireUnlessCancelled(Supplier<@Nullable AcquiredLocks> acquire,
-			AtomicBoolean cancelled) {
-		try {
-			return acquire.get();
-		}
-		catch (LockAcquisitionException ex) {
-			if (cancelled.get()) {
-				return null;
-			}
-			throw ex;
-		}
+	/**
+	 * Takes the locks when subscribed, on the bounded-elastic scheduler (taking them blocks), and
+	 * owns the race with a cancel: one compare-and-set decides whether the grant is handed on
+	 * (the usingWhen then releases it on complete, error or cancel) or released here because the
+	 * subscriber cancelled first; a cancel also cuts the wait short. An acquire that fails after
+	 * the cancel ends quietly. Reactor's discard hook releases a grant dropped downstream all the
+	 * same.
+	 */
+	private static Mono<AcquiredLocks> acquireOnSubscribe(Supplier<@Nullable AcquiredLocks> acquire) {
+		return Mono.<AcquiredLocks>create((sink) -> {
+			AtomicInteger state = new AtomicInteger(PENDING);
+			Disposable task = Schedulers.boundedElastic().schedule(() -> {
+				try {
+					AcquiredLocks held = acquire.get();
+					if (held == null) {
+						sink.success();
+					}
+					else if (state.compareAndSet(PENDING, DELIVERED)) {
+						sink.success(held);
+					}
+					else {
+						held.release();
+					}
+				}
+				catch (RuntimeException | Error ex) {
+					if (state.get() != CANCELLED) {
+						sink.error(ex);
+					}
+				}
+				finally {
+					// an interrupt meant for this acquire must not reach the worker's next task
+					Thread.interrupted();
+				}
+			});
+			sink.onCancel(() -> {
+				if (state.compareAndSet(PENDING, CANCELLED)) {
+					task.dispose();
+				}
+			});
+		}).doOnDiscard(AcquiredLocks.class, AcquiredLocks::release);
 	}
 
 	private static Flux<Object> guard(Flux<Object> body, AcquiredLocks held, OnLockLost onLockLost, String method) {
@@ -101,9 +130,9 @@ final class ReactorSupport {
 			}));
 			case INTERRUPT -> body.takeUntilOther(Mono.create((sink) -> {
 				Runnable unregister = held.onLoss(() -> {
-					LockLostException lost = held.lostException("was running", CANCELLED);
+					LockLostException lost = held.lostException("was running", INTERRUPTED);
 					sink.error((lost != null) ? lost : new LockLostException("", 0, LockState.IN_DOUBT,
-							"A lock of " + method + " was put in doubt while it ran; " + CANCELLED));
+							"A lock of " + method + " was put in doubt while it ran; " + INTERRUPTED));
 				});
 				sink.onDispose(unregister::run);
 			}));

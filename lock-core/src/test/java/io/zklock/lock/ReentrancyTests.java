@@ -8,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -169,7 +168,7 @@ class ReentrancyTests extends ZkServerTest {
 		ExclusiveLockByCurator lock = new ExclusiveLockByCurator(client, ROOT);
 		ExclusiveLockByCurator rival = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
 		LockHandle lost = lock.acquire(threadOwned(path, LockMode.EXCLUSIVE));
-		expireSession(client);
+		ZkTestSupport.expireSession(server, client);
 		await().atMost(AWAIT).until(() -> lost.state() == LockState.LOST);
 		LockHandle rivalHandle = rival.tryAcquire(path, Duration.ofSeconds(20)).orElseThrow();
 
@@ -231,19 +230,6 @@ class ReentrancyTests extends ZkServerTest {
 
 	private static LockRequest threadOwned(String path, LockMode mode) {
 		return LockRequest.of(path, mode).ownedBy(HoldOwner.THREAD);
-	}
-
-	/** Ends the client's session now: a twin handle on the same session id closes it. */
-	private static void expireSession(CuratorFramework client) throws Exception {
-		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-		ZooKeeper twin = new ZooKeeper(server.getConnectString(), 30_000, (event) -> {
-		}, zk.getSessionId(), zk.getSessionPasswd());
-		try {
-			await().atMost(AWAIT).until(() -> twin.getState().isConnected());
-		}
-		finally {
-			twin.close();
-		}
 	}
 
 	@Test

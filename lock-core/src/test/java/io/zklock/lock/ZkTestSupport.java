@@ -23,6 +23,7 @@ import org.apache.curator.test.TestingServer;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.FourLetterWordMain;
 import org.apache.zookeeper.server.command.FourLetterCommands;
 import org.slf4j.LoggerFactory;
@@ -59,6 +60,20 @@ final class ZkTestSupport {
 	private static void quiet(String logger) {
 		if (LoggerFactory.getLogger(logger) instanceof ch.qos.logback.classic.Logger logback) {
 			logback.setLevel(Level.WARN);
+		}
+	}
+
+	/** Ends a client's session now: a twin handle on the same session id closes it. */
+	static void expireSession(TestingServer server, CuratorFramework client) throws Exception {
+		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+		ZooKeeper twin = new ZooKeeper(server.getConnectString(), 30_000,
+				(event) -> {
+				}, zk.getSessionId(), zk.getSessionPasswd());
+		try {
+			await().atMost(AWAIT).until(() -> twin.getState().isConnected());
+		}
+		finally {
+			twin.close();
 		}
 	}
 

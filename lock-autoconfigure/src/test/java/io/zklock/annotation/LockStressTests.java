@@ -1,0 +1,379 @@
+package io.zklock.annotation;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.client.FourLetterWordMain;
+import org.apache.zookeeper.server.command.FourLetterCommands;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockMode;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.Async;
+import org.springframework.scheduling.annotation.EnableAsync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A randomized stress run: three application contexts (three sessions), worker threads calling
+ * every call shape — synchronous, {@code CompletionStage} completed on another thread,
+ * {@code Mono}, {@code Flux}, {@code @Async}, and a handle released from another thread — in
+ * every mode on two shared lock paths, with short and long waits and random interrupts. A
+ * checker counts the bodies running at once per lock path and mode: no writer or exclusive body
+ * may overlap any other body. Afterwards no lock node, hold or watch is left. The run lasts
+ * {@code zklock.stress.duration} (default 20 s).
+ */
+@Timeout(180)
+class LockStressTests extends ZkAnnotationTest {
+
+	private static final Logger logger = LoggerFactory.getLogger(LockStressTests.class);
+
+	private static final Duration DURATION = Duration.parse("PT" + System.getProperty("zklock.stress.duration", "20s"));
+
+	private static final List<String> KEYS = List.of("a", "b");
+
+	private static final Checker checker = new Checker();
+
+	private static final ExecutorService completer = Executors.newFixedThreadPool(4);
+
+	private final ApplicationContextRunner contextRunner = lockingContext()
+		.withUserConfiguration(StressConfiguration.class);
+
+	@Test
+	void shouldNeverRunAWriterAlongsideAnyOtherBodyAcrossEveryCallShape() throws Exception {
+		this.contextRunner.run((one) -> this.contextRunner.run((two) -> this.contextRunner.run((three) -> {
+			List<ConfigurableApplicationContext> contexts = List.of(one, two, three);
+			List<Thread> workers = new ArrayList<>();
+			long end = System.nanoTime() + DURATION.toNanos();
+			for (int i = 0; i < 8; i++) {
+				Thread worker = new Thread(() -> work(contexts, end), "stress-worker-" + i);
+				workers.add(worker);
+				worker.start();
+			}
+			Thread chaos = new Thread(() -> interruptAtRandom(workers, end), "stress-chaos");
+			chaos.start();
+			for (Thread worker : workers) {
+				worker.join(DURATION.toMillis() + 60_000);
+				assertThat(worker.isAlive()).as("%s finished", worker.getName()).isFalse();
+			}
+			chaos.join();
+			logger.info("stress: {}", checker);
+			assertThat(checker.violations).as("bodies that ran alongside a writer or exclusive body").hasValue(0);
+			assertThat(checker.grants.get()).as("grants").isPositive();
+			for (ConfigurableApplicationContext context : contexts) {
+				LockCoordinator coordinator = context.getBean(LockCoordinator.class);
+				await("no hold left, now " + coordinator.getHeldLocks()).atMost(Duration.ofSeconds(30))
+					.until(() -> coordinator.getHeldLocks().isEmpty());
+			}
+			CuratorFramework client = one.getBean(CuratorFramework.class);
+			await().atMost(Duration.ofSeconds(30)).until(() -> KEYS.stream().allMatch((key) -> noNodes(client, key)));
+			await().atMost(Duration.ofSeconds(30)).until(() -> !serverWatches().contains("/stress/"));
+		})));
+	}
+
+	/** One worker: random shape, mode and key until the end; every failure is counted, none stops it. */
+	private static void work(List<ConfigurableApplicationContext> contexts, long end) {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		while (System.nanoTime() < end) {
+			ConfigurableApplicationContext context = contexts.get(random.nextInt(contexts.size()));
+			Workers workers = context.getBean(Workers.class);
+			String key = KEYS.get(random.nextInt(KEYS.size()));
+			boolean shortWait = random.nextInt(4) == 0;
+			String shape = "none";
+			try {
+				switch (random.nextInt(8)) {
+					case 0 -> {
+						shape = "sync";
+						if (shortWait) {
+							workers.exclusiveOrGiveUp(key);
+						}
+						else {
+							workers.exclusive(key);
+						}
+					}
+					case 1 -> {
+						shape = "sync";
+						workers.read(key);
+					}
+					case 2 -> {
+						shape = "sync";
+						workers.write(key);
+					}
+					case 3 -> {
+						shape = "stage";
+						workers.stage(key).get(30, TimeUnit.SECONDS);
+					}
+					case 4 -> {
+						shape = "mono";
+						workers.mono(key).block(Duration.ofSeconds(30));
+					}
+					case 5 -> {
+						shape = "flux";
+						workers.flux(key).blockLast(Duration.ofSeconds(30));
+					}
+					case 6 -> {
+						shape = "async";
+						workers.async(key).get(30, TimeUnit.SECONDS);
+					}
+					default -> {
+						shape = "handle";
+						handleReleasedElsewhere(context.getBean(ILockByCurator.class), key, shortWait);
+					}
+				}
+				checker.calls.computeIfAbsent(shape, (s) -> new AtomicInteger()).incrementAndGet();
+			}
+			catch (Exception ex) {
+				checker.failures.computeIfAbsent(shape + " " + ex.getClass().getSimpleName(), (s) -> new AtomicInteger())
+					.incrementAndGet();
+			}
+			finally {
+				Thread.interrupted();
+			}
+		}
+	}
+
+	/** A handle taken on this thread, its body run and the handle released on another thread. */
+	private static void handleReleasedElsewhere(ILockByCurator locks, String key, boolean shortWait) throws Exception {
+		LockHandle handle = locks.tryAcquire("stress/" + key, LockMode.WRITE,
+				shortWait ? Duration.ofMillis(50) : Duration.ofSeconds(10)).orElse(null);
+		if (handle == null) {
+			checker.failures.computeIfAbsent("handle timeout", (s) -> new AtomicInteger()).incrementAndGet();
+			return;
+		}
+		CompletableFuture.runAsync(() -> {
+			checker.run(key, LockMode.WRITE, "handle");
+			handle.release();
+		}, completer).get(30, TimeUnit.SECONDS);
+	}
+
+	private static void interruptAtRandom(List<Thread> workers, long end) {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		while (System.nanoTime() < end) {
+			try {
+				Thread.sleep(20 + random.nextInt(60));
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			workers.get(random.nextInt(workers.size())).interrupt();
+			checker.interrupts.incrementAndGet();
+		}
+	}
+
+	private static boolean noNodes(CuratorFramework client, String key) {
+		String path = "/locks/stress/" + key;
+		try {
+			return client.checkExists().forPath(path) == null || client.getChildren().forPath(path).isEmpty();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static String serverWatches() throws Exception {
+		System.setProperty("zookeeper.4lw.commands.whitelist", "*");
+		FourLetterCommands.resetWhiteList();
+		return FourLetterWordMain.send4LetterWord("127.0.0.1", server.getPort(), "wchp");
+	}
+
+	/** Counts the bodies running at once per lock path and mode, and names them; thread-safe. */
+	static final class Checker {
+
+		private final Map<String, List<Body>> running = new ConcurrentHashMap<>();
+
+		final AtomicInteger violations = new AtomicInteger();
+
+		final AtomicLong grants = new AtomicLong();
+
+		final AtomicInteger interrupts = new AtomicInteger();
+
+		final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+
+		final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
+
+		/** Runs a body of 1–5 ms under the given mode's rules. */
+		void run(String key, LockMode mode, String shape) {
+			Body body = enter(key, mode, shape);
+			try {
+				simulateWork();
+			}
+			finally {
+				exit(body);
+			}
+		}
+
+		Body enter(String key, LockMode mode, String shape) {
+			this.grants.incrementAndGet();
+			Body body = new Body(key, mode, shape + "@" + Thread.currentThread().getName());
+			List<Body> bodies = this.running.computeIfAbsent(key, (k) -> new ArrayList<>());
+			synchronized (bodies) {
+				boolean clash = bodies.stream().anyMatch((other) -> other.mode() != LockMode.READ || mode != LockMode.READ);
+				if (clash) {
+					this.violations.incrementAndGet();
+					logger.error("Violation on '{}': {} entered while {} ran", key, body, bodies);
+				}
+				bodies.add(body);
+			}
+			return body;
+		}
+
+		void exit(Body body) {
+			List<Body> bodies = this.running.get(body.key());
+			synchronized (bodies) {
+				bodies.remove(body);
+			}
+		}
+
+		private static void simulateWork() {
+			try {
+				Thread.sleep(1 + ThreadLocalRandom.current().nextInt(5));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
+		@Override
+		public String toString() {
+			return "grants=" + this.grants + ", violations=" + this.violations + ", interrupts=" + this.interrupts
+					+ ", calls=" + this.calls + ", failures=" + this.failures;
+		}
+
+		/** One body running under a lock; identity matters (two bodies may look alike). */
+		static final class Body {
+
+			private final String key;
+
+			private final LockMode mode;
+
+			private final String where;
+
+			Body(String key, LockMode mode, String where) {
+				this.key = key;
+				this.mode = mode;
+				this.where = where;
+			}
+
+			String key() {
+				return this.key;
+			}
+
+			LockMode mode() {
+				return this.mode;
+			}
+
+			@Override
+			public String toString() {
+				return this.mode + " " + this.where;
+			}
+
+		}
+
+	}
+
+	static class Workers {
+
+		@DistributedLock(path = "stress", key = "#key", waitTime = "10s")
+		public void exclusive(String key) {
+			checker.run(key, LockMode.EXCLUSIVE, "sync");
+		}
+
+		@DistributedLock(path = "stress", key = "#key", waitTime = "50ms")
+		public void exclusiveOrGiveUp(String key) {
+			checker.run(key, LockMode.EXCLUSIVE, "sync");
+		}
+
+		@DistributedLock(path = "stress", key = "#key", mode = LockMode.READ, waitTime = "50ms")
+		public void read(String key) {
+			checker.run(key, LockMode.READ, "sync");
+		}
+
+		@DistributedLock(path = "stress", key = "#key", mode = LockMode.WRITE, waitTime = "10s")
+		public void write(String key) {
+			checker.run(key, LockMode.WRITE, "sync");
+		}
+
+		/** Completes on another thread, which then releases the lock. */
+		@DistributedLock(path = "stress", key = "#key", waitTime = "10s")
+		public CompletableFuture<Void> stage(String key) {
+			Checker.Body body = checker.enter(key, LockMode.EXCLUSIVE, "stage");
+			return CompletableFuture.runAsync(Checker::simulateWork, completer)
+				.whenComplete((ignored, error) -> checker.exit(body));
+		}
+
+		/** The body ends before its terminal signal or cancel travels on (doFinally would run after). */
+		@DistributedLock(path = "stress", key = "#key", mode = LockMode.WRITE, waitTime = "10s")
+		public Mono<Void> mono(String key) {
+			return Mono.defer(() -> {
+				Checker.Body body = checker.enter(key, LockMode.WRITE, "mono");
+				Runnable exit = once(() -> checker.exit(body));
+				return Mono.delay(Duration.ofMillis(1 + ThreadLocalRandom.current().nextInt(5)))
+					.doOnTerminate(exit)
+					.doOnCancel(exit)
+					.then();
+			});
+		}
+
+		@DistributedLock(path = "stress", key = "#key", mode = LockMode.READ, waitTime = "10s")
+		public Flux<Long> flux(String key) {
+			return Flux.defer(() -> {
+				Checker.Body body = checker.enter(key, LockMode.READ, "flux");
+				Runnable exit = once(() -> checker.exit(body));
+				return Flux.interval(Duration.ofMillis(1)).take(3).doOnTerminate(exit).doOnCancel(exit);
+			});
+		}
+
+		private static Runnable once(Runnable action) {
+			java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+			return () -> {
+				if (done.compareAndSet(false, true)) {
+					action.run();
+				}
+			};
+		}
+
+		@Async
+		@DistributedLock(path = "stress", key = "#key", waitTime = "10s")
+		public CompletableFuture<Void> async(String key) {
+			checker.run(key, LockMode.EXCLUSIVE, "async");
+			return CompletableFuture.completedFuture(null);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAsync(proxyTargetClass = true)
+	static class StressConfiguration {
+
+		@Bean
+		Workers workers() {
+			return new Workers();
+		}
+
+	}
+
+}
