@@ -11,7 +11,9 @@ import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.zklock.annotation.DistributedLock;
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
+import io.zklock.autoconfigure.ZkLockProperties;
 import io.zklock.autoconfigure.endpoint.LocksEndpointAutoConfiguration;
 import io.zklock.autoconfigure.health.ZkLockBoot3HealthContributorAutoConfiguration;
 import io.zklock.autoconfigure.metrics.ZkLockMetricsAutoConfiguration;
@@ -30,6 +32,11 @@ import io.zklock.observation.LockObservationListener;
 import io.zklock.test.EmbeddedZooKeeper;
 import io.zklock.test.TestZooKeeper;
 
+import org.springframework.aot.hint.MemberCategory;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.TypeReference;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.actuate.autoconfigure.health.HealthContributorAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
@@ -47,6 +54,7 @@ import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.SpringVersion;
+import org.springframework.core.io.support.SpringFactoriesLoader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -230,6 +238,22 @@ class Boot35AutoConfigurationTests {
 			.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, LocksEndpointAutoConfiguration.class))
 			.withPropertyValues(zookeeper.propertyValues())
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LocksEndpoint.class));
+	}
+
+	@Test
+	void shouldRegisterRuntimeHintsThroughAotFactoriesOnSpring62() throws Exception {
+		RuntimeHints hints = new RuntimeHints();
+		SpringFactoriesLoader.forResourceLocation("META-INF/spring/aot.factories")
+			.load(RuntimeHintsRegistrar.class)
+			.forEach((registrar) -> registrar.registerHints(hints, getClass().getClassLoader()));
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onType(DistributedLock.class)
+			.withMemberCategory(MemberCategory.INVOKE_DECLARED_METHODS)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.proxies().forInterfaces(DistributedLock.class)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onType(TypeReference.of("io.zklock.annotation.LockKeyResolver$RootObject"))
+			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onType(ZkLockProperties.class)).accepts(hints);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -17,7 +17,9 @@ import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -32,7 +34,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link ZkLockHealthContributorAutoConfiguration} and
- * {@link ZkLockHealthIndicator}, against a real ZooKeeper server.
+ * {@link ZkLockHealthIndicator}, against a real ZooKeeper server, on Boot 4; the Boot 3.5
+ * counterpart is tested in {@code boot35-tests}.
  */
 @Timeout(60)
 class ZkLockHealthContributorAutoConfigurationTests {
@@ -113,6 +116,19 @@ class ZkLockHealthContributorAutoConfigurationTests {
 					.containsEntry("connectionState", "DISCONNECTED")
 					.containsEntry("connectString", "127.0.0.1:1")
 					.doesNotContainKeys("sessionId", "heldLocks", "namespace");
+			});
+	}
+
+	@Test
+	void shouldLeaveTheBoot35CounterpartOutOnBoot4() {
+		// both are listed for auto-configuration; only the one of the running Boot line applies
+		assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()).getCandidates())
+			.contains(ZkLockHealthContributorAutoConfiguration.class.getName(),
+					ZkLockBoot3HealthContributorAutoConfiguration.class.getName());
+		this.contextRunner.withConfiguration(AutoConfigurations.of(ZkLockBoot3HealthContributorAutoConfiguration.class))
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(ZkLockHealthIndicator.class);
+				assertThat(context.getBean("zklockHealthIndicator")).isInstanceOf(ZkLockHealthIndicator.class);
 			});
 	}
 
