@@ -1,6 +1,5 @@
 package io.zklock.test;
 
-import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -114,7 +113,7 @@ class EmbeddedZooKeeperExtensionTests {
 	static class PlainExample {
 
 		@Test
-		void connects(TestZooKeeper zookeeper) throws Exception {
+		void shouldConnect(TestZooKeeper zookeeper) throws Exception {
 			seen.add(zookeeper);
 			try (CuratorFramework client = CuratorFrameworkFactory.newClient(zookeeper.connectString(),
 					new RetryOneTime(100))) {
@@ -125,7 +124,7 @@ class EmbeddedZooKeeperExtensionTests {
 		}
 
 		@Test
-		void seesTheSameServer(TestZooKeeper zookeeper) {
+		void shouldSeeTheSameServer(TestZooKeeper zookeeper) {
 			seen.add(zookeeper);
 			assertThat(zookeeper.propertyValues()).contains("zklock.zookeeper.connect-string="
 					+ zookeeper.connectString(), "zklock.zookeeper.namespace=" + zookeeper.namespace());
@@ -135,7 +134,7 @@ class EmbeddedZooKeeperExtensionTests {
 		class Inner {
 
 			@Test
-			void sharesTheServerOfItsEnclosingClass(TestZooKeeper zookeeper) {
+			void shouldShareTheServerOfItsEnclosingClass(TestZooKeeper zookeeper) {
 				seen.add(zookeeper);
 			}
 
@@ -148,7 +147,7 @@ class EmbeddedZooKeeperExtensionTests {
 	static class OtherExample {
 
 		@Test
-		void connects(TestZooKeeper zookeeper) {
+		void shouldConnect(TestZooKeeper zookeeper) {
 			seen.add(zookeeper);
 		}
 
@@ -169,7 +168,7 @@ class EmbeddedZooKeeperExtensionTests {
 		private TestZooKeeper zookeeper;
 
 		@Test
-		void locks() throws IOException {
+		void shouldLock() {
 			seen.add(this.zookeeper);
 			clients.add(this.client);
 			this.locks.acquire("example", LockMode.EXCLUSIVE).close();
