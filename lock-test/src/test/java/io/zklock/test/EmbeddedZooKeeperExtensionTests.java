@@ -126,6 +126,12 @@ class EmbeddedZooKeeperExtensionTests {
 		@Test
 		void shouldSeeTheSameServer(TestZooKeeper zookeeper) {
 			seen.add(zookeeper);
+			BusyLock busy = zookeeper.holdElsewhere("example/busy", LockMode.WRITE);
+			try (busy) {
+				assertThat(busy.isHeld()).isTrue();
+				assertThat(busy.lockPath()).isEqualTo("example/busy");
+			}
+			assertThat(busy.isHeld()).isFalse();
 			assertThat(zookeeper.propertyValues()).contains("zklock.zookeeper.connect-string="
 					+ zookeeper.connectString(), "zklock.zookeeper.namespace=" + zookeeper.namespace());
 		}
