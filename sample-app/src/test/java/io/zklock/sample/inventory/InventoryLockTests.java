@@ -1,17 +1,13 @@
 package io.zklock.sample.inventory;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.zklock.autoconfigure.embedded.EmbeddedZooKeeperServer;
 import io.zklock.lock.LockMode;
@@ -38,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(60)
 class InventoryLockTests {
 
-	private static final Path INVENTORY_DIRECTORY = createDirectory();
+	@TempDir
+	static Path inventoryDirectory;
 
 	@Autowired
 	private InventoryService inventory;
@@ -51,16 +48,7 @@ class InventoryLockTests {
 
 	@DynamicPropertySource
 	static void inventoryDirectory(DynamicPropertyRegistry registry) {
-		registry.add("sample.inventory.dir", INVENTORY_DIRECTORY::toString);
-	}
-
-	@AfterAll
-	static void deleteInventoryDirectory() throws IOException {
-		try (Stream<Path> paths = Files.walk(INVENTORY_DIRECTORY)) {
-			for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-				Files.deleteIfExists(path);
-			}
-		}
+		registry.add("sample.inventory.dir", () -> inventoryDirectory.toString());
 	}
 
 	@Autowired
@@ -107,15 +95,6 @@ class InventoryLockTests {
 				assertThat(level.stock()).isEqualTo(7);
 				assertThat(level.fencingToken()).isLessThan(otherReader.fencingToken());
 			});
-		}
-	}
-
-	private static Path createDirectory() {
-		try {
-			return Files.createTempDirectory("zklock-inventory-lock-tests-");
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
 		}
 	}
 
