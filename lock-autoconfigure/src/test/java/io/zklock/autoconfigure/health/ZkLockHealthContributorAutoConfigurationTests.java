@@ -1,5 +1,6 @@
 package io.zklock.autoconfigure.health;
 
+import java.nio.file.Path;
 import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -130,6 +131,20 @@ class ZkLockHealthContributorAutoConfigurationTests {
 				assertThat(context).hasNotFailed().hasSingleBean(ZkLockHealthIndicator.class);
 				assertThat(context.getBean("zklockHealthIndicator")).isInstanceOf(ZkLockHealthIndicator.class);
 			});
+	}
+
+	@Test
+	void shouldCarryTheBoot35CounterpartInItsOwnClasses() throws Exception {
+		// compiled in lock-autoconfigure-boot3 and copied into this module's classes, so the
+		// jar users get has both; a build that missed the copy fails here
+		Path classes = Path.of(ZkLockHealthContributorAutoConfiguration.class.getProtectionDomain()
+			.getCodeSource()
+			.getLocation()
+			.toURI());
+		assertThat(classes.resolve("io/zklock/autoconfigure/health/ZkLockBoot3HealthContributorAutoConfiguration.class"))
+			.isRegularFile();
+		assertThat(classes.resolve("io/zklock/health/ZkLockBoot3HealthIndicator.class")).isRegularFile();
+		assertThat(classes.resolve("io/zklock/health/ZkLockConnectionCheck.class")).isRegularFile();
 	}
 
 	@Test
