@@ -22,13 +22,20 @@ import org.springframework.util.function.SingletonSupplier;
  * {@link EnableAutoConfiguration Auto-configuration} for zklock's Micrometer meters:
  * {@link LockMetricsListener} (acquire and hold timers, lost and skipped counters) and
  * {@link HeldLocksMeterBinder} (held-locks gauge). Needs {@code micrometer-core} and a
- * {@link MeterRegistry} bean.
+ * {@link MeterRegistry} bean. The same class serves Boot 3.5 and 4: it uses only Micrometer types,
+ * and it is ordered after the registry's auto-configuration of either line by name (a name
+ * that is not on the classpath is ignored).
  *
  * @author zklock
  */
 @AutoConfiguration(after = ZkLockAutoConfiguration.class,
-		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+		afterName = {
+				// Boot 4
+				"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+				// Boot 3.5
+				"org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+				"org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass({ CuratorFramework.class, MeterRegistry.class })
 @ConditionalOnBooleanProperty(name = "zklock.enabled", matchIfMissing = true)
 @ConditionalOnBean({ LockCoordinator.class, MeterRegistry.class })

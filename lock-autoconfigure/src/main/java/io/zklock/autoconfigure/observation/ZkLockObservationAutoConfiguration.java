@@ -22,12 +22,17 @@ import org.springframework.util.function.SingletonSupplier;
  * {@link EnableAutoConfiguration Auto-configuration} for the Micrometer observation of lock
  * acquires ({@link LockObservationListener}). Needs {@code micrometer-observation} and an
  * {@link ObservationRegistry} bean; a {@link LockAcquisitionObservationConvention} bean
- * replaces the default convention.
+ * replaces the default convention. The same class serves Boot 3.5 and 4: it uses only Micrometer
+ * types, and it is ordered after the registry's auto-configuration of either line by name.
  *
  * @author zklock
  */
 @AutoConfiguration(after = ZkLockAutoConfiguration.class,
-		afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
+		afterName = {
+				// Boot 4
+				"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+				// Boot 3.5
+				"org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration" })
 @ConditionalOnClass({ CuratorFramework.class, ObservationRegistry.class })
 @ConditionalOnBooleanProperty(name = "zklock.enabled", matchIfMissing = true)
 @ConditionalOnBean({ LockCoordinator.class, ObservationRegistry.class })

@@ -1,5 +1,6 @@
 package io.zklock.autoconfigure.health;
 
+import java.nio.file.Path;
 import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -17,7 +18,9 @@ import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -32,7 +35,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link ZkLockHealthContributorAutoConfiguration} and
- * {@link ZkLockHealthIndicator}, against a real ZooKeeper server.
+ * {@link ZkLockHealthIndicator}, against a real ZooKeeper server, on Boot 4; the Boot 3.5
+ * counterpart is tested in {@code boot35-tests}.
  */
 @Timeout(60)
 class ZkLockHealthContributorAutoConfigurationTests {
@@ -114,6 +118,33 @@ class ZkLockHealthContributorAutoConfigurationTests {
 					.containsEntry("connectString", "127.0.0.1:1")
 					.doesNotContainKeys("sessionId", "heldLocks", "namespace");
 			});
+	}
+
+	@Test
+	void shouldLeaveTheBoot35CounterpartOutOnBoot4() {
+		// both are listed for auto-configuration; only the one of the running Boot line applies
+		assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()).getCandidates())
+			.contains(ZkLockHealthContributorAutoConfiguration.class.getName(),
+					ZkLockBoot3HealthContributorAutoConfiguration.class.getName());
+		this.contextRunner.withConfiguration(AutoConfigurations.of(ZkLockBoot3HealthContributorAutoConfiguration.class))
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(ZkLockHealthIndicator.class);
+				assertThat(context.getBean("zklockHealthIndicator")).isInstanceOf(ZkLockHealthIndicator.class);
+			});
+	}
+
+	@Test
+	void shouldCarryTheBoot35CounterpartInItsOwnClasses() throws Exception {
+		// compiled in lock-autoconfigure-boot3 and copied into this module's classes, so the
+		// jar users get has both; a build that missed the copy fails here
+		Path classes = Path.of(ZkLockHealthContributorAutoConfiguration.class.getProtectionDomain()
+			.getCodeSource()
+			.getLocation()
+			.toURI());
+		assertThat(classes.resolve("io/zklock/autoconfigure/health/ZkLockBoot3HealthContributorAutoConfiguration.class"))
+			.isRegularFile();
+		assertThat(classes.resolve("io/zklock/health/ZkLockBoot3HealthIndicator.class")).isRegularFile();
+		assertThat(classes.resolve("io/zklock/health/ZkLockConnectionCheck.class")).isRegularFile();
 	}
 
 	@Test

@@ -5,28 +5,28 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link ZkLockHealthIndicator#withoutCredentials(String)}; the indicator itself is
+ * Tests for {@link ZkLockConnectionCheck#withoutCredentials(String)}; the indicator itself is
  * tested against a real server in
  * {@link io.zklock.autoconfigure.health.ZkLockHealthContributorAutoConfigurationTests}.
  */
-class ZkLockHealthIndicatorTests {
+class ZkLockConnectionCheckTests {
 
 	@Test
 	void shouldKeepConnectStringWithoutCredentials() {
-		assertThat(ZkLockHealthIndicator.withoutCredentials("zk1:2181,zk2:2181/app"))
+		assertThat(ZkLockConnectionCheck.withoutCredentials("zk1:2181,zk2:2181/app"))
 			.isEqualTo("zk1:2181,zk2:2181/app");
 	}
 
 	@Test
 	void shouldStripCredentialsOfEveryHost() {
-		assertThat(ZkLockHealthIndicator.withoutCredentials("user:secret@zk1:2181,other:pw@zk2:2181/app"))
+		assertThat(ZkLockConnectionCheck.withoutCredentials("user:secret@zk1:2181,other:pw@zk2:2181/app"))
 			.isEqualTo("zk1:2181,zk2:2181/app");
-		assertThat(ZkLockHealthIndicator.withoutCredentials("digest@zk1:2181")).isEqualTo("zk1:2181");
+		assertThat(ZkLockConnectionCheck.withoutCredentials("digest@zk1:2181")).isEqualTo("zk1:2181");
 	}
 
 	@Test
 	void shouldAnswerEmptyForNoConnectString() {
-		assertThat(ZkLockHealthIndicator.withoutCredentials(null)).isEmpty();
+		assertThat(ZkLockConnectionCheck.withoutCredentials(null)).isEmpty();
 	}
 
 }

@@ -1,0 +1,57 @@
+package io.zklock.annotation;
+
+import org.jspecify.annotations.Nullable;
+
+import io.zklock.autoconfigure.ZkLockProperties;
+import io.zklock.lock.LockListener;
+
+import org.springframework.aot.hint.MemberCategory;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.TypeReference;
+import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
+
+/**
+ * The {@link RuntimeHints} of what zklock's annotation support reads reflectively, for
+ * ahead-of-time processing (a native image, or {@code -Dspring.aot.enabled=true} on the JVM);
+ * registered in {@code META-INF/spring/aot.factories}:
+ * <ul>
+ * <li>the annotations {@link DistributedLock}, {@link DistributedLocks} and
+ * {@link DistributedSemaphore}: their attributes, and the proxies Spring synthesizes for
+ * merged (meta-)annotations;</li>
+ * <li>the root object of lock key expressions ({@code #root.method}, {@code #root.args},
+ * {@code #root.target});</li>
+ * <li>the listener types zklock calls on application beans ({@link LockListener},
+ * {@link SkippedCallListener}, and {@link SkippedCall}, which listeners read);</li>
+ * <li>the optional types it looks up by name (Reactor's {@code Mono}, Spring's transaction
+ * synchronization);</li>
+ * <li>{@link ZkLockProperties}, which the advisor binds from the environment itself.</li>
+ * </ul>
+ * Key expressions that navigate the application's own argument types ({@code #order.id})
+ * need hints for those types from the application, as for any SpEL.
+ */
+class DistributedLockRuntimeHints implements RuntimeHintsRegistrar {
+
+	private static final Class<?>[] ANNOTATIONS = { DistributedLock.class, DistributedLocks.class,
+			DistributedSemaphore.class };
+
+	private static final String[] OPTIONAL_TYPES = { "reactor.core.publisher.Mono", "reactor.core.publisher.Flux",
+			"org.springframework.transaction.support.TransactionSynchronizationManager" };
+
+	@Override
+	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
+		for (Class<?> annotation : ANNOTATIONS) {
+			hints.reflection().registerType(annotation, MemberCategory.INVOKE_DECLARED_METHODS);
+			hints.proxies().registerJdkProxy(annotation);
+		}
+		hints.reflection().registerType(LockKeyResolver.RootObject.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+		hints.reflection().registerType(LockListener.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+		hints.reflection().registerType(SkippedCallListener.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+		hints.reflection().registerType(SkippedCall.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+		for (String type : OPTIONAL_TYPES) {
+			hints.reflection().registerType(TypeReference.of(type));
+		}
+		BindableRuntimeHintsRegistrar.forTypes(ZkLockProperties.class).registerHints(hints, classLoader);
+	}
+
+}

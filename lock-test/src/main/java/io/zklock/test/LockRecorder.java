@@ -1,0 +1,131 @@
+package io.zklock.test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.zklock.lock.LockListener;
+import io.zklock.lock.LockMode;
+import io.zklock.lock.LockTarget;
+import io.zklock.lock.ReleaseResult;
+
+/**
+ * A {@link LockListener} that records the locks an application takes, in the order they were
+ * granted, with their fencing tokens; and the acquires that timed out. In a Spring test with
+ * {@link EmbeddedZooKeeper} it is a bean; elsewhere declare one as a bean, or add it to a
+ * {@code LockCoordinator}.
+ *
+ * <pre class="code">
+ * List&lt;LockRecorder.Acquisition&gt; taken = recorder.record(() -&gt; orders.merge(7, 3));
+ * assertThat(taken).extracting(LockRecorder.Acquisition::lockPath).containsExactly("orders/3", "orders/7");
+ * </pre>
+ *
+ * Reentrant acquires of a lock a thread already holds are not recorded (no lock node is
+ * granted). Thread-safe.
+ */
+public class LockRecorder implements LockListener {
+
+	private final List<Acquisition> acquisitions = new ArrayList<>();
+
+	private final List<LockTarget> timeouts = new ArrayList<>();
+
+	private final List<Acquisition> releases = new ArrayList<>();
+
+	@Override
+	public void onAcquired(LockTarget lock, long fencingToken, Duration waited) {
+		synchronized (this) {
+			this.acquisitions.add(new Acquisition(lock.lockPath(), lock.lockName(), lock.mode(), fencingToken,
+					Thread.currentThread().getName()));
+		}
+	}
+
+	@Override
+	public void onTimeout(LockTarget lock, Duration waited) {
+		synchronized (this) {
+			this.timeouts.add(lock);
+		}
+	}
+
+	@Override
+	public void onReleased(LockTarget lock, long fencingToken, Duration heldFor, ReleaseResult result) {
+		synchronized (this) {
+			this.releases.add(new Acquisition(lock.lockPath(), lock.lockName(), lock.mode(), fencingToken,
+					Thread.currentThread().getName()));
+		}
+	}
+
+	/**
+	 * The locks granted since this recorder was made or cleared, in the order they were
+	 * granted.
+	 * @return a snapshot
+	 */
+	public synchronized List<Acquisition> acquisitions() {
+		return List.copyOf(this.acquisitions);
+	}
+
+	/**
+	 * The lock paths of {@link #acquisitions()}, in order.
+	 * @return a snapshot, such as {@code ["orders/3", "orders/7"]}
+	 */
+	public synchronized List<String> acquiredPaths() {
+		return this.acquisitions.stream().map(Acquisition::lockPath).toList();
+	}
+
+	/**
+	 * The locks released since this recorder was made or cleared, in the order they were
+	 * released (the thread is the releasing thread).
+	 * @return a snapshot
+	 */
+	public synchronized List<Acquisition> releases() {
+		return List.copyOf(this.releases);
+	}
+
+	/**
+	 * The acquires whose wait ran out, in order.
+	 * @return a snapshot
+	 */
+	public synchronized List<LockTarget> timeouts() {
+		return List.copyOf(this.timeouts);
+	}
+
+	/**
+	 * Runs a call and returns the locks granted while it ran, in order (granted to any thread:
+	 * locks taken concurrently by other work show too).
+	 * @param call the call, such as {@code () -> orders.ship(42)}
+	 * @return the locks granted during the call
+	 */
+	public List<Acquisition> record(Runnable call) {
+		int before;
+		synchronized (this) {
+			before = this.acquisitions.size();
+		}
+		call.run();
+		synchronized (this) {
+			return List.copyOf(this.acquisitions.subList(Math.min(before, this.acquisitions.size()),
+					this.acquisitions.size()));
+		}
+	}
+
+	/**
+	 * Forgets everything recorded so far.
+	 */
+	public synchronized void clear() {
+		this.acquisitions.clear();
+		this.timeouts.clear();
+		this.releases.clear();
+	}
+
+	/**
+	 * One granted (or released) lock.
+	 *
+	 * @param lockPath the lock path relative to the lock root, such as {@code "orders/42"}
+	 * @param lockName the lock's name for metrics, such as {@code "orders"}
+	 * @param mode the mode
+	 * @param fencingToken the lock node's fencing token
+	 * @param thread the name of the thread it was granted to (or released on)
+	 */
+	public record Acquisition(String lockPath, String lockName, LockMode mode, long fencingToken, String thread) {
+
+	}
+
+}

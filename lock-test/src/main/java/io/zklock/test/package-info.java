@@ -1,0 +1,6 @@
+/**
+ * Test support for applications that use zklock: {@link io.zklock.test.EmbeddedZooKeeper}
+ * (an in-process ZooKeeper server per test class), {@link io.zklock.test.LockAssert},
+ * {@link io.zklock.test.LockRecorder} and {@link io.zklock.test.BusyLock}.
+ */
+package io.zklock.test;
