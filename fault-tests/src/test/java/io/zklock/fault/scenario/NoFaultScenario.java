@@ -90,7 +90,7 @@ public final class NoFaultScenario {
 	 * Acquires a worker invoked while an earlier call of the same worker still held the lock
 	 * (granted, release not yet invoked): each had to queue behind that call's lock node.
 	 */
-	static int acquiresWhileOwnCallHolds(List<Event> history, String lockPath) {
+	public static int acquiresWhileOwnCallHolds(List<Event> history, String lockPath) {
 		Map<String, Long> holding = new HashMap<>();
 		int queued = 0;
 		for (Event e : history) {
@@ -112,7 +112,7 @@ public final class NoFaultScenario {
 	}
 
 	/** Releases that ran on a section or release pool thread ({@code on=section-N}, {@code on=release-N}). */
-	static int releasesOnPoolThreads(List<Event> history, String lockPath) {
+	public static int releasesOnPoolThreads(List<Event> history, String lockPath) {
 		return (int) history.stream()
 			.filter((e) -> e.lockPath().equals(lockPath) && e.is("invoke", "release")
 					&& (e.detail().startsWith("on=section-") || e.detail().startsWith("on=release-")))
