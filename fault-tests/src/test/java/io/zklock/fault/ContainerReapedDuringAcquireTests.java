@@ -27,8 +27,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the creation of the lock path's own container fails with {@code NoNode}. The race is real: the
  * fault suite hit it between two tests on sibling lock paths, with the members reaping
  * containers every 100 ms. Here it is made exact by deleting the empty container right after the
- * acquiring thread's existence check, as the reaper would. An acquire with time left must create
- * its parents again and queue, not fail.
+ * first existence check of it since the hook was armed, as the reaper would. zklock creates in
+ * the background, so that check is Curator's creation of the missing parents (after the lock
+ * node's create got {@code NoNode}) on Curator's background thread; the failed parent creation
+ * ends the create with {@code NoNode}. An acquire with time left must queue again, which creates
+ * its parents again, and succeed, not fail.
  */
 @Timeout(60)
 class ContainerReapedDuringAcquireTests {
@@ -60,9 +63,10 @@ class ContainerReapedDuringAcquireTests {
 		other.delete().forPath("/locks/jobs/old");
 		assertThat(other.getChildren().forPath("/locks/jobs")).isEmpty();
 
-		hook.arm(Thread.currentThread(), "/zklock/locks/jobs", other.getZookeeperClient().getZooKeeper());
+		hook.arm("/zklock/locks/jobs", other.getZookeeperClient().getZooKeeper());
 		Optional<LockHandle> handle = locks.tryAcquire("jobs/new", LockMode.EXCLUSIVE, Duration.ofSeconds(10));
 		assertThat(hook.hasFired()).as("the container was reaped during the acquire").isTrue();
+		System.out.println("[container-reaped] reaped after the existence check on thread " + hook.firedOn());
 		assertThat(handle).as("the acquire of 'jobs/new', with 10 s to wait").isPresent();
 		handle.get().release();
 	}

@@ -13,35 +13,43 @@ import org.apache.zookeeper.data.Stat;
 
 /**
  * Plays the server's container reaper at an exact moment, at the client boundary (a
- * {@link ZookeeperFactory}): right after one thread's {@code exists} found an empty container
- * parent, the parent is deleted (as the reaper deletes an empty container whose children were
- * all removed), once.
+ * {@link ZookeeperFactory}): right after the first {@code exists} since the hook was armed found
+ * the container parent, on whichever thread made the call, the parent is deleted (as the reaper
+ * deletes an empty container whose children were all removed), once. With zklock's background
+ * creates, that call is Curator's {@code ZKPaths.mkdirs} on Curator's background thread,
+ * creating the missing parents of a lock node whose create got {@code NoNode}.
  */
 final class ContainerReaperHook {
 
 	private final AtomicBoolean armed = new AtomicBoolean();
 
-	private volatile Thread target;
+	private volatile boolean used;
 
 	private volatile String container;
 
 	private volatile ZooKeeper reaper;
 
+	private volatile String firedOn;
+
 	/**
 	 * Arms the hook.
-	 * @param target the thread whose check is followed by the reaping
 	 * @param container the full path of the container to reap
 	 * @param reaper a handle of another session that deletes it
 	 */
-	void arm(Thread target, String container, ZooKeeper reaper) {
-		this.target = target;
+	void arm(String container, ZooKeeper reaper) {
+		this.used = true;
 		this.container = container;
 		this.reaper = reaper;
 		this.armed.set(true);
 	}
 
 	boolean hasFired() {
-		return !this.armed.get() && this.target != null;
+		return !this.armed.get() && this.used;
+	}
+
+	/** The thread whose {@code exists} was followed by the reaping, or {@code null}. */
+	String firedOn() {
+		return this.firedOn;
 	}
 
 	ZookeeperFactory factory() {
@@ -62,8 +70,8 @@ final class ContainerReaperHook {
 					public Stat exists(String path, boolean watch) throws KeeperException, InterruptedException {
 						Stat stat = super.exists(path, watch);
 						ContainerReaperHook hook = ContainerReaperHook.this;
-						if (stat != null && Thread.currentThread() == hook.target && path.equals(hook.container)
-								&& hook.armed.compareAndSet(true, false)) {
+						if (stat != null && path.equals(hook.container) && hook.armed.compareAndSet(true, false)) {
+							hook.firedOn = Thread.currentThread().getName();
 							hook.reaper.delete(path, -1);
 						}
 						return stat;

@@ -8,6 +8,7 @@ import io.zklock.fault.check.CheckResult;
 import io.zklock.fault.check.HistoryChecker;
 import io.zklock.fault.check.Liveness;
 import io.zklock.fault.check.SafetyVerdict;
+import io.zklock.fault.contender.CallShape;
 import io.zklock.fault.ensemble.EnsembleProbe;
 import io.zklock.fault.ensemble.ServerDistribution;
 import io.zklock.fault.ensemble.ServerProcessEnsemble;
@@ -74,7 +75,7 @@ class DebianZooKeeperTests {
 	void noFaultsAgainstDebianServers() throws Exception {
 		Figures figures = new Figures("6 Debian 3.8: no faults").ensemble(this.ensemble.description());
 		try {
-			NoFaultScenario.run(this.lab, "debian/nofault", 4, 4, 800, figures);
+			NoFaultScenario.run(this.lab, "debian/nofault", 4, 4, 800, CallShape.THREAD, figures);
 		}
 		finally {
 			figures.report(FaultLab.outputRoot());

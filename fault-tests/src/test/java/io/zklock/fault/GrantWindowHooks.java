@@ -1,42 +1,49 @@
 package io.zklock.fault;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.utils.ZookeeperFactory;
-import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.admin.ZooKeeperAdmin;
 import org.apache.zookeeper.client.ZKClientConfig;
-import org.apache.zookeeper.data.Stat;
 
 /**
- * Holds one thread at two points of a lock acquire, at the client boundary (a
- * {@link ZookeeperFactory} whose handles wait on latches): its next listing of the queue, and
- * its removal of a watch it no longer needs; and tells when it has set its watch. All three run
- * on the acquiring thread itself, so a test can make faults happen exactly there. Every handle
- * the factory makes (one per session) shares the hooks.
+ * Holds the acquiring thread of a lock acquire at the client boundary (a
+ * {@link ZookeeperFactory} whose handles wait on latches) in the window between the grant and
+ * the hold's registration, and tells when the waiter has set its watch.
+ *
+ * <p>
+ * zklock sends every ZooKeeper call of an acquire with Curator's background API: the grant is
+ * decided on ZooKeeper's event thread (or Curator's background thread) while the acquiring
+ * thread parks on a future, so that thread makes no ZooKeeper call while it waits. Its first
+ * call into the ZooKeeper handle once the grant is decided is {@link ZooKeeper#getSessionId()},
+ * which the session guard reads when it registers the hold ({@code SessionGuard.register}). Once
+ * {@link #holdSessionRead} is set, that call on the {@link #target} thread waits until the test
+ * lets it go, then returns what the handle says (the handle it was called on, even if Curator
+ * has replaced it meanwhile). The watch is noticed on any thread: Curator sets it in the
+ * background with the asynchronous {@code getData}. Every handle the factory makes (one per
+ * session) shares the hooks.
  */
 final class GrantWindowHooks {
 
+	/** Counted down when a data watch is set with the asynchronous {@code getData}. */
 	final CountDownLatch watchSet = new CountDownLatch(1);
 
-	final CountDownLatch listingEntered = new CountDownLatch(1);
+	/** Counted down when the target thread entered {@code getSessionId()} after the hook was armed. */
+	final CountDownLatch sessionReadEntered = new CountDownLatch(1);
 
-	final CountDownLatch listingReleased = new CountDownLatch(1);
+	/** Lets the held {@code getSessionId()} return. */
+	final CountDownLatch sessionReadReleased = new CountDownLatch(1);
 
-	final CountDownLatch removalEntered = new CountDownLatch(1);
-
-	final CountDownLatch removalReleased = new CountDownLatch(1);
-
+	/** The acquiring thread. */
 	volatile Thread target;
 
-	volatile boolean holdListing;
-
-	volatile boolean holdWatchRemoval;
+	/** Arms the hook: the target's next {@code getSessionId()} waits, once. */
+	volatile boolean holdSessionRead;
 
 	ZookeeperFactory factory() {
 		return new ZookeeperFactory() {
@@ -53,36 +60,28 @@ final class GrantWindowHooks {
 				return new ZooKeeperAdmin(connectString, sessionTimeout, watcher, canBeReadOnly, config) {
 
 					@Override
-					public List<String> getChildren(String path, Watcher childWatcher, Stat stat)
-							throws KeeperException, InterruptedException {
-						if (GrantWindowHooks.this.holdListing && Thread.currentThread() == GrantWindowHooks.this.target) {
-							GrantWindowHooks.this.holdListing = false;
-							GrantWindowHooks.this.listingEntered.countDown();
-							GrantWindowHooks.this.listingReleased.await(60, TimeUnit.SECONDS);
+					public long getSessionId() {
+						GrantWindowHooks hooks = GrantWindowHooks.this;
+						if (hooks.holdSessionRead && Thread.currentThread() == hooks.target) {
+							hooks.holdSessionRead = false;
+							hooks.sessionReadEntered.countDown();
+							try {
+								hooks.sessionReadReleased.await(60, TimeUnit.SECONDS);
+							}
+							catch (InterruptedException ex) {
+								Thread.currentThread().interrupt();
+							}
 						}
-						return super.getChildren(path, childWatcher, stat);
+						return super.getSessionId();
 					}
 
 					@Override
-					public byte[] getData(String path, Watcher dataWatcher, Stat stat)
-							throws KeeperException, InterruptedException {
-						byte[] data = super.getData(path, dataWatcher, stat);
-						if (dataWatcher != null && Thread.currentThread() == GrantWindowHooks.this.target) {
+					public void getData(String path, Watcher dataWatcher, AsyncCallback.DataCallback callback,
+							Object context) {
+						super.getData(path, dataWatcher, callback, context);
+						if (dataWatcher != null) {
 							GrantWindowHooks.this.watchSet.countDown();
 						}
-						return data;
-					}
-
-					@Override
-					public void removeAllWatches(String path, Watcher.WatcherType watcherType, boolean local)
-							throws InterruptedException, KeeperException {
-						if (GrantWindowHooks.this.holdWatchRemoval
-								&& Thread.currentThread() == GrantWindowHooks.this.target) {
-							GrantWindowHooks.this.holdWatchRemoval = false;
-							GrantWindowHooks.this.removalEntered.countDown();
-							GrantWindowHooks.this.removalReleased.await(60, TimeUnit.SECONDS);
-						}
-						super.removeAllWatches(path, watcherType, local);
 					}
 
 				};

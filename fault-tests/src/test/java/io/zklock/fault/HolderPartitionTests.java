@@ -3,6 +3,7 @@ package io.zklock.fault;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import io.zklock.fault.contender.CallShape;
 import io.zklock.fault.ensemble.InProcessEnsemble;
 import io.zklock.fault.harness.FaultLab;
 import io.zklock.fault.report.Figures;
@@ -28,7 +29,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * holder, a partitioned one runs on: under the standard connection-state policy its library
  * puts the lock in doubt before the rival can be granted, so no two holds overlap once doubt
  * counts as the end of a hold. The negative control runs the same with the register unfenced:
- * the stale write is accepted and the checker says so.
+ * the stale write is accepted and the checker says so. The fenced run is repeated in the
+ * asynchronous call shapes: the holder acquires call-owned on one thread, and its read, its late
+ * write and its release run on a pool thread ({@code async}) or the release on a third thread
+ * ({@code async-relay}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -57,17 +61,7 @@ class HolderPartitionTests {
 		try {
 			StaleHolderScenario.Outcome outcome = StaleHolderScenario.run(this.lab, "partition/fenced", HolderFault.partition(),
 					true, figures);
-			assertThat(outcome.rivalAccepted()).as("the rival's write").isTrue();
-			assertThat(outcome.rivalToken()).as("the rival's token").isGreaterThan(outcome.holderToken());
-			assertThat(outcome.staleWrite()).as("the partitioned holder's late write").isEqualTo("rejected");
-			assertThat(outcome.stats().rejectedStale()).as("stale writes rejected").isEqualTo(1);
-			assertThat(outcome.lostAfterHealMillis()).as("heal → holder's library reports LOST (ms)")
-				.isLessThanOrEqualTo(1000);
-			assertThat(outcome.releaseResult()).as("the holder's release after the loss").isEqualTo("LOST");
-			assertThat(outcome.doubtMillis()).as("fault → holder's lock in doubt (ms), before the rival's grant")
-				.isBetween(0L, outcome.rivalGrantMillis());
-			assertThat(outcome.result().overlapsUntilDoubt()).as("overlaps, a hold ending when put in doubt").isZero();
-			assertThat(outcome.problems()).as("safety and liveness").isEmpty();
+			assertFenced(outcome);
 		}
 		finally {
 			figures.report(FaultLab.outputRoot());
@@ -94,6 +88,36 @@ class HolderPartitionTests {
 
 	@Test
 	@Order(3)
+	void partitionedAsyncHolderWritesLateAndTheFencedRegisterRejectsIt() throws Exception {
+		Figures figures = new Figures("4 partitioned holder, fenced, async").ensemble(this.lab.ensemble().description());
+		try {
+			StaleHolderScenario.Outcome outcome = StaleHolderScenario.run(this.lab, "partition/fenced-async",
+					HolderFault.partition(), true, CallShape.ASYNC, figures);
+			assertFenced(outcome);
+			assertThat(outcome.releasedOn()).as("the thread that released the call-owned hold").startsWith("on=section-");
+		}
+		finally {
+			figures.report(FaultLab.outputRoot());
+		}
+	}
+
+	@Test
+	@Order(4)
+	void partitionedAsyncRelayHolderWritesLateAndTheFencedRegisterRejectsIt() throws Exception {
+		Figures figures = new Figures("4 partitioned holder, fenced, async-relay").ensemble(this.lab.ensemble().description());
+		try {
+			StaleHolderScenario.Outcome outcome = StaleHolderScenario.run(this.lab, "partition/fenced-async-relay",
+					HolderFault.partition(), true, CallShape.ASYNC_RELAY, figures);
+			assertFenced(outcome);
+			assertThat(outcome.releasedOn()).as("the thread that released the call-owned hold").startsWith("on=release-");
+		}
+		finally {
+			figures.report(FaultLab.outputRoot());
+		}
+	}
+
+	@Test
+	@Order(5)
 	void nothingIsLeftBehind() throws Exception {
 		Figures figures = new Figures("4 partitioned holder, hygiene").ensemble(this.lab.ensemble().description());
 		try {
@@ -102,6 +126,21 @@ class HolderPartitionTests {
 		finally {
 			figures.report(FaultLab.outputRoot());
 		}
+	}
+
+	/** The criteria of every fenced run, whatever the call shape. */
+	private static void assertFenced(StaleHolderScenario.Outcome outcome) {
+		assertThat(outcome.rivalAccepted()).as("the rival's write").isTrue();
+		assertThat(outcome.rivalToken()).as("the rival's token").isGreaterThan(outcome.holderToken());
+		assertThat(outcome.staleWrite()).as("the partitioned holder's late write").isEqualTo("rejected");
+		assertThat(outcome.stats().rejectedStale()).as("stale writes rejected").isEqualTo(1);
+		assertThat(outcome.lostAfterHealMillis()).as("heal → holder's library reports LOST (ms)")
+			.isLessThanOrEqualTo(1000);
+		assertThat(outcome.releaseResult()).as("the holder's release after the loss").isEqualTo("LOST");
+		assertThat(outcome.doubtMillis()).as("fault → holder's lock in doubt (ms), before the rival's grant")
+			.isBetween(0L, outcome.rivalGrantMillis());
+		assertThat(outcome.result().overlapsUntilDoubt()).as("overlaps, a hold ending when put in doubt").isZero();
+		assertThat(outcome.problems()).as("safety and liveness").isEmpty();
 	}
 
 }

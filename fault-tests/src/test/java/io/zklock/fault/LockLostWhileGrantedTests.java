@@ -32,17 +32,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A session lost in the last moments of an acquire: after the waiter found itself first in line
- * (and checked its session), but before its hold was registered with the connection-state
- * listener. The lock node dies with the session and a rival can take the lock, so the handle
- * must not report {@link LockState#HELD} (failing or refusing the acquire, or queueing again
- * under the new session, are correct answers too).
+ * A session lost in the last moments of an acquire: after the grant was decided (on
+ * ZooKeeper's event thread, where the waiter's watch on its predecessor fired), but before the
+ * acquiring thread registered its hold with the connection-state listener. The lock node dies
+ * with the session and a rival can take the lock, so the handle must not report
+ * {@link LockState#HELD} for a node of an expired session (failing or refusing the acquire, or
+ * queueing again under the new session, are correct answers).
  *
  * <p>
- * To make the moment exact, the waiter's thread is held where it removes the watch it kept on
- * its predecessor from an earlier session (the watch of an expired session never fires, so it is
- * still pending when the waiter is granted); the session is expired there, and Curator delivers
- * LOST and RECONNECTED before the acquire returns.
+ * To make the moment exact, the acquiring thread is held in its first call into the ZooKeeper
+ * handle after the grant, {@code getSessionId()}, which the registration makes (see
+ * {@link GrantWindowHooks}); the session is expired there, and Curator delivers LOST and
+ * RECONNECTED before the thread goes on.
  */
 @Timeout(120)
 class LockLostWhileGrantedTests {
@@ -85,23 +86,19 @@ class LockLostWhileGrantedTests {
 		await().atMost(Duration.ofSeconds(20)).until(() -> lockNodes(holderClient).size() == 2);
 		assertThat(hooks.watchSet.await(30, TimeUnit.SECONDS)).as("waiter watches the holder's node").isTrue();
 
-		// first expiry: the waiter's node and its watch on the holder's node die with the session
-		hooks.holdListing = true;
-		expireSession(waiterClient);
-		assertThat(hooks.listingEntered.await(30, TimeUnit.SECONDS)).as("waiter lists the queue again").isTrue();
+		// the waiter has queued and parks on its acquire: its next call into the handle comes after the grant
+		hooks.holdSessionRead = true;
 		held.release();
-		hooks.holdWatchRemoval = true;
-		hooks.listingReleased.countDown();
-		assertThat(hooks.removalEntered.await(30, TimeUnit.SECONDS))
-			.as("waiter granted, removing its stale watch before returning").isTrue();
+		assertThat(hooks.sessionReadEntered.await(30, TimeUnit.SECONDS))
+			.as("waiter granted, reading its session id to register its hold").isTrue();
 
-		// second expiry, after the waiter checked its session and before its hold is registered
+		// the session expires after the grant was decided and before the hold is registered
 		int seen = waiterStates.size();
 		expireSession(waiterClient);
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> waiterStates.subList(seen, waiterStates.size()).contains(ConnectionState.RECONNECTED));
 		assertThat(waiterStates.subList(seen, waiterStates.size())).contains(ConnectionState.LOST);
-		hooks.removalReleased.countDown();
+		hooks.sessionReadReleased.countDown();
 
 		Optional<LockHandle> granted;
 		try {
@@ -109,13 +106,17 @@ class LockLostWhileGrantedTests {
 		}
 		catch (ExecutionException ex) {
 			// failing the acquire is a correct answer too
+			System.out.println("[grant-window] the acquire failed: " + ex.getCause());
 			assertThat(ex.getCause()).isInstanceOf(LockAcquisitionException.class);
 			return;
 		}
 		if (granted.isEmpty()) {
+			System.out.println("[grant-window] the acquire refused the grant");
 			return; // so is refusing the grant
 		}
 		LockHandle handle = granted.get();
+		System.out.println("[grant-window] the acquire returned " + handle + " on " + handle.nodePath()
+				+ ", a live node of the current session: " + ownsLiveNode(waiterClient, handle));
 		if (!ownsLiveNode(waiterClient, handle)) {
 			Optional<LockHandle> rival = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(10));
 			System.out.println("[grant-window] waiter's handle " + handle + " has no lock node of its session; "

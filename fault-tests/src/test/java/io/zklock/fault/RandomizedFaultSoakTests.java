@@ -10,6 +10,7 @@ import io.zklock.fault.check.CheckResult;
 import io.zklock.fault.check.HistoryChecker;
 import io.zklock.fault.check.Liveness;
 import io.zklock.fault.check.SafetyVerdict;
+import io.zklock.fault.contender.CallShape;
 import io.zklock.fault.ensemble.ServerDistribution;
 import io.zklock.fault.ensemble.ServerProcessEnsemble;
 import io.zklock.fault.harness.ContenderProcess;
@@ -18,6 +19,7 @@ import io.zklock.fault.history.Event;
 import io.zklock.fault.register.KeyStats;
 import io.zklock.fault.report.Figures;
 import io.zklock.fault.scenario.Hygiene;
+import io.zklock.fault.scenario.NoFaultScenario;
 import io.zklock.fault.scenario.RandomNemesis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,7 +35,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * leader crash, member pause. Afterwards the same checker judges the history: tokens unique and
  * ordered, no stale write accepted, no lost update, every contender acquires within two session
  * timeouts of the last heal, nothing left behind. Overlaps are reported, not judged (holders
- * are paused on purpose).
+ * are paused on purpose). The contender slots mix the call shapes: {@code c2} (and its
+ * replacements) runs {@code async} rounds, {@code c4} {@code async-relay} rounds (call-owned,
+ * section and release on pool threads), the others {@code thread} rounds (thread-owned,
+ * re-entered).
  *
  * <p>
  * Runs only with {@code -Psoak}. {@code -Dzklock.soak.duration} sets how long faults are
@@ -66,9 +71,8 @@ class RandomizedFaultSoakTests {
 		figures.ensemble(ensemble.description());
 		try (FaultLab lab = new FaultLab("7-randomized", ensemble, SESSION_TIMEOUT)) {
 			lab.startContenders(CONTENDERS, true);
-			lab.runAll(LOCK_PATH, 2, -1, 5, 50, 7);
-			RandomNemesis nemesis = new RandomNemesis(lab, LOCK_PATH, seed, CONTENDERS,
-					() -> lab.run(newest(lab), LOCK_PATH, 2, -1, 5, 50, 7));
+			lab.live().forEach((contender) -> run(lab, contender));
+			RandomNemesis nemesis = new RandomNemesis(lab, LOCK_PATH, seed, CONTENDERS, () -> run(lab, newest(lab)));
 			try {
 				nemesis.runFor(duration);
 			}
@@ -98,6 +102,10 @@ class RandomizedFaultSoakTests {
 				.staleWrites(stats.rejectedStale(), stats.acceptedStale())
 				.overlaps(result.overlaps() + " pairs (paused holders); " + result.overlapsUntilDoubt() + " until in doubt")
 				.extra("seed", seed)
+				.extra("call shapes", "c2 async, c4 async-relay, others thread")
+				.extra("releases on a pool thread / acquires queued behind the worker's own call",
+						NoFaultScenario.releasesOnPoolThreads(history, LOCK_PATH) + " / "
+								+ NoFaultScenario.acquiresWhileOwnCallHolds(history, LOCK_PATH))
 				.extra("lock losses reported (in doubt or lost) / found on release",
 						result.lossReports() + " / " + result.lostOnRelease())
 				.extra("acquires failed or timed out", result.acquireFailures())
@@ -113,6 +121,21 @@ class RandomizedFaultSoakTests {
 		finally {
 			figures.report(FaultLab.outputRoot());
 		}
+	}
+
+	/** Starts the rounds of a contender in its slot's call shape. */
+	private static void run(FaultLab lab, ContenderProcess contender) {
+		CallShape shape = shapeOf(contender);
+		lab.run(contender, LOCK_PATH, 2, -1, 5, 50, shape.isThreadOwned() ? 7 : 0, shape);
+	}
+
+	/** {@code c2} and its replacements run async rounds, {@code c4} async-relay, the others thread. */
+	private static CallShape shapeOf(ContenderProcess contender) {
+		return switch (contender.id().split("#")[0]) {
+			case "c2" -> CallShape.ASYNC;
+			case "c4" -> CallShape.ASYNC_RELAY;
+			default -> CallShape.THREAD;
+		};
 	}
 
 	private static ContenderProcess newest(FaultLab lab) {

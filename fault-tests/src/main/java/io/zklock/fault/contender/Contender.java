@@ -1,15 +1,21 @@
 package io.zklock.fault.contender;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Optional;
 
+import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockHandle;
 
 /**
  * The commands a contender process understands, one per line on its standard input. Replies
- * start with {@code R}; see {@link ContenderMain} for the list.
+ * start with {@code R}; see {@link ContenderMain} for the list. The commands that take a guarded
+ * section ({@code run}, {@code hold}, {@code round}) accept a last word {@code shape=<shape>}
+ * choosing its {@link CallShape} ({@code thread} if absent).
  */
 final class Contender {
+
+	private static final String SHAPE_OPTION = "shape=";
 
 	private final EventSink events;
 
@@ -21,6 +27,8 @@ final class Contender {
 
 	private HeldSection held;
 
+	private SectionPools pools;
+
 	Contender(EventSink events, int registerPort) {
 		this.events = events;
 		this.registerPort = registerPort;
@@ -31,16 +39,18 @@ final class Contender {
 	 * @return {@code false} once the process should exit
 	 */
 	boolean handle(String line) throws Exception {
-		String[] words = line.trim().split("\\s+");
+		String[] all = line.trim().split("\\s+");
+		CallShape shape = shapeOf(all);
+		String[] words = Arrays.stream(all).filter((word) -> !word.startsWith(SHAPE_OPTION)).toArray(String[]::new);
 		switch (words[0]) {
 			case "connect" -> connect(words[1], Duration.ofMillis(Long.parseLong(words[2])));
 			case "run" -> run(new Workload.Spec(words[1], Integer.parseInt(words[2]), Integer.parseInt(words[3]),
 					Integer.parseInt(words[4]), Integer.parseInt(words[5]), Integer.parseInt(words[6]),
-					Duration.ofMillis(Long.parseLong(words[7]))));
+					Duration.ofMillis(Long.parseLong(words[7])), shape));
 			case "stop" -> stop();
-			case "hold" -> hold(words[1], Duration.ofMillis(Long.parseLong(words[2])));
+			case "hold" -> hold(words[1], Duration.ofMillis(Long.parseLong(words[2])), shape);
 			case "write", "state", "release" -> step(words[0]);
-			case "round" -> round(words[1], Duration.ofMillis(Long.parseLong(words[2])));
+			case "round" -> round(words[1], Duration.ofMillis(Long.parseLong(words[2])), shape);
 			case "status" -> this.events.reply("status", (this.client != null)
 					? this.client.sessionId() + " " + this.client.serverPort() + " " + this.client.isConnected()
 					: "none 0 false");
@@ -68,7 +78,7 @@ final class Contender {
 		if (this.workload != null && this.workload.isRunning()) {
 			throw new IllegalStateException("rounds are running already: send 'stop' first");
 		}
-		Workload workload = new Workload(spec, this.client.lock(), this.registerPort, this.events);
+		Workload workload = new Workload(spec, this.client.lock(), this.registerPort, this.events, pools());
 		this.workload = workload;
 		workload.start(() -> this.events.reply("run-done", Integer.toString(workload.completed())));
 		this.events.reply("running", "");
@@ -80,9 +90,9 @@ final class Contender {
 		this.events.reply("stopped", Integer.toString(rounds));
 	}
 
-	private void hold(String lockPath, Duration wait) {
+	private void hold(String lockPath, Duration wait, CallShape shape) {
 		requireClient();
-		this.held = new HeldSection(lockPath, wait, this.client.lock(), this.registerPort, this.events);
+		this.held = new HeldSection(lockPath, wait, this.client.lock(), this.registerPort, this.events, shape, pools());
 		this.held.start();
 	}
 
@@ -94,21 +104,33 @@ final class Contender {
 		this.held.step(step);
 	}
 
-	private void round(String lockPath, Duration wait) {
+	/**
+	 * One guarded round on a thread named {@code round}: in the {@code thread} shape that thread
+	 * runs it all; in the asynchronous shapes it acquires call-owned and the section runs and
+	 * releases on the pools.
+	 */
+	private void round(String lockPath, Duration wait, CallShape shape) {
 		requireClient();
+		SectionPools pools = pools();
 		Thread thread = new Thread(() -> {
 			try (RegisterClient register = new RegisterClient(this.registerPort)) {
-				GuardedRound round = new GuardedRound(this.client.lock(), register, this.events, "round");
+				GuardedRound round = new GuardedRound(this.client.lock(), register, this.events, "round",
+						shape.isThreadOwned() ? HoldOwner.THREAD : HoldOwner.CALL);
 				Optional<LockHandle> acquired = round.acquirePersistently(lockPath, wait);
 				if (acquired.isEmpty()) {
 					this.events.reply("round", "0 none");
 					return;
 				}
 				LockHandle handle = acquired.get();
+				if (!shape.isThreadOwned()) {
+					pools.runSection(shape, round, handle, (here) -> readAndWrite(here, handle))
+						.whenComplete((accepted, error) -> this.events.reply("round",
+								handle.fencingToken() + " " + (Boolean.TRUE.equals(accepted) ? "accepted" : "rejected")));
+					return;
+				}
 				boolean accepted = false;
 				try {
-					long value = round.read(handle);
-					accepted = value >= 0 && round.write(handle, value + 1);
+					accepted = readAndWrite(round, handle);
 				}
 				finally {
 					round.release(handle);
@@ -118,6 +140,27 @@ final class Contender {
 		}, "round");
 		thread.setDaemon(true);
 		thread.start();
+	}
+
+	private static boolean readAndWrite(GuardedRound round, LockHandle handle) {
+		long value = round.read(handle);
+		return value >= 0 && round.write(handle, value + 1);
+	}
+
+	/** The pools of the asynchronous shapes, started on first use. */
+	private SectionPools pools() {
+		if (this.pools == null) {
+			this.pools = new SectionPools(this.registerPort);
+		}
+		return this.pools;
+	}
+
+	private static CallShape shapeOf(String[] words) {
+		return Arrays.stream(words)
+			.filter((word) -> word.startsWith(SHAPE_OPTION))
+			.map((word) -> CallShape.of(word.substring(SHAPE_OPTION.length())))
+			.reduce((first, second) -> second)
+			.orElse(CallShape.THREAD);
 	}
 
 	private void requireClient() {
@@ -134,6 +177,10 @@ final class Contender {
 		if (this.held != null) {
 			this.held.interrupt();
 			this.held = null;
+		}
+		if (this.pools != null) {
+			this.pools.close();
+			this.pools = null;
 		}
 		if (this.client != null) {
 			this.client.close();

@@ -19,17 +19,19 @@ import java.nio.charset.StandardCharsets;
  * standard output; anything else (logging) goes to standard error. Commands:
  * <ul>
  * <li>{@code connect <connect-string> <session-ms>} → {@code R connected <session-id>}</li>
- * <li>{@code run <lock-path> <threads> <rounds|-1> <min-ms> <max-ms> <reentrant-every> <wait-ms>}
+ * <li>{@code run <lock-path> <threads> <rounds|-1> <min-ms> <max-ms> <reentrant-every> <wait-ms> [shape=…]}
  * → {@code R running}, later {@code R run-done <rounds>}</li>
  * <li>{@code stop} → {@code R stopped <rounds>}</li>
- * <li>{@code hold <lock-path> <wait-ms>} → {@code R held <token> <value>}; then {@code write}
- * → {@code R wrote accepted|rejected}, {@code state} → {@code R state <LockState>},
+ * <li>{@code hold <lock-path> <wait-ms> [shape=…]} → {@code R held <token> <value>}; then
+ * {@code write} → {@code R wrote accepted|rejected}, {@code state} → {@code R state <LockState>},
  * {@code release} → {@code R released <ReleaseResult>}</li>
- * <li>{@code round <lock-path> <wait-ms>} → {@code R round <token> accepted|rejected}</li>
+ * <li>{@code round <lock-path> <wait-ms> [shape=…]} → {@code R round <token> accepted|rejected}</li>
  * <li>{@code status} → {@code R status <session-id> <server-port> <connected>}</li>
  * <li>{@code close} → {@code R closed}; {@code exit} ends the process</li>
  * </ul>
- * The process also exits when its standard input closes (the test JVM died).
+ * {@code shape=thread|async|async-relay} chooses the {@link CallShape} of the guarded sections
+ * ({@code thread} if absent). The process also exits when its standard input closes (the test
+ * JVM died).
  */
 public final class ContenderMain {
 

@@ -3,9 +3,11 @@ package io.zklock.fault.contender;
 import java.time.Duration;
 import java.util.Optional;
 
+import io.zklock.lock.HoldOwner;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockRequest;
 import io.zklock.lock.ReleaseResult;
 
 /**
@@ -14,6 +16,12 @@ import io.zklock.lock.ReleaseResult;
  * token, release. The write is sent whatever the lock's state: a client cannot know it still
  * holds the lock at the moment the write lands, so only the register's fencing check keeps the
  * counter safe (Kleppmann, 2016).
+ *
+ * <p>
+ * Every event carries the round's worker name (such as {@code w0}), whichever thread records
+ * it: in the asynchronous call shapes the read, the write and the release run on other threads
+ * than the acquire (see {@link CallShape}), and the release event of a call-owned hold names
+ * the thread that released ({@code on=<thread>}).
  */
 final class GuardedRound {
 
@@ -25,22 +33,37 @@ final class GuardedRound {
 
 	private final String thread;
 
-	GuardedRound(ILockByCurator lock, RegisterClient register, EventSink events, String thread) {
+	private final HoldOwner owner;
+
+	/**
+	 * @param thread the worker's name in the history
+	 * @param owner {@link HoldOwner#THREAD} for a hold the acquiring thread re-enters and
+	 * releases, {@link HoldOwner#CALL} for one released on another thread
+	 */
+	GuardedRound(ILockByCurator lock, RegisterClient register, EventSink events, String thread, HoldOwner owner) {
 		this.lock = lock;
 		this.register = register;
 		this.events = events;
 		this.thread = thread;
+		this.owner = owner;
+	}
+
+	/** The same round reading and writing through another register connection (one per thread). */
+	GuardedRound on(RegisterClient register) {
+		return new GuardedRound(this.lock, register, this.events, this.thread, this.owner);
 	}
 
 	/**
-	 * Acquires the lock.
+	 * Acquires the lock for this round's owner: a thread-owned acquire by a thread that holds
+	 * the lock re-enters its hold (same node, same token); a call-owned one never does.
 	 * @return the handle, or empty if the wait ran out or the acquire failed (recorded)
 	 */
 	Optional<LockHandle> acquire(String lockPath, Duration wait, boolean reentrant) {
 		this.events.event(this.thread, "invoke", "acquire", lockPath, 0, reentrant ? "reentrant" : null);
 		Optional<LockHandle> handle;
 		try {
-			handle = this.lock.tryAcquire(lockPath, LockMode.EXCLUSIVE, wait);
+			handle = this.lock
+				.tryAcquire(LockRequest.of(lockPath, LockMode.EXCLUSIVE).waitAtMost(wait).ownedBy(this.owner));
 		}
 		catch (RuntimeException ex) {
 			this.events.event(this.thread, "fail", "acquire", lockPath, 0, describe(ex));
@@ -120,10 +143,14 @@ final class GuardedRound {
 		return release(handle, false);
 	}
 
-	/** Releases the handle; a reentrant one is marked so, as it leaves the lock held. */
+	/**
+	 * Releases the handle; a reentrant one is marked so, as it leaves the lock held; a
+	 * call-owned one names the releasing thread.
+	 */
 	ReleaseResult release(LockHandle handle, boolean reentrant) {
-		this.events.event(this.thread, "invoke", "release", handle.lockPath(), handle.fencingToken(),
-				reentrant ? "reentrant" : null);
+		String detail = reentrant ? "reentrant"
+				: (this.owner == HoldOwner.CALL) ? "on=" + Thread.currentThread().getName() : null;
+		this.events.event(this.thread, "invoke", "release", handle.lockPath(), handle.fencingToken(), detail);
 		ReleaseResult result = handle.release();
 		this.events.event(this.thread, "ok", "release", handle.lockPath(), handle.fencingToken(), result.name());
 		return result;

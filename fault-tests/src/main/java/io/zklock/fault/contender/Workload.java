@@ -4,24 +4,47 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.zklock.lock.HoldOwner;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 
 /**
  * Worker threads that repeat guarded read–work–write rounds on one lock path: the load of
- * the {@code run} command. Every {@code reentrantEvery}-th round of a thread also re-enters
- * the lock it holds (same node, same fencing token). A failed or timed-out acquire is recorded
- * and retried after a short back-off; it does not count as a round.
+ * the {@code run} command, in one of the {@link CallShape}s.
+ * <ul>
+ * <li>{@code thread}: each round is a thread-owned hold taken, used and released by the worker;
+ * every {@code reentrantEvery}-th round of a worker also re-enters the lock it holds (same
+ * node, same fencing token).</li>
+ * <li>{@code async}, {@code async-relay}: the worker takes a call-owned hold and hands the
+ * section to the {@link SectionPools}, where it runs and releases; the worker goes straight on
+ * to its next acquire, which queues behind its own previous call's lock node until that call
+ * releases. Nothing is re-entered ({@code reentrantEvery} must be 0).</li>
+ * </ul>
+ * A failed or timed-out acquire is recorded and retried after a short back-off; it does not
+ * count as a round.
  */
 final class Workload {
 
 	/** What one {@code run} command asked for. */
 	record Spec(String lockPath, int threads, int rounds, int sectionMinMs, int sectionMaxMs, int reentrantEvery,
-			Duration lockWait) {
+			Duration lockWait, CallShape shape) {
+
+		Spec {
+			if (!shape.isThreadOwned() && reentrantEvery != 0) {
+				throw new IllegalArgumentException("Call shape '" + shape + "' takes call-owned holds, which are "
+						+ "never reentrant: use reentrant-every 0 (got " + reentrantEvery + ")");
+			}
+		}
+
 	}
 
 	private final Spec spec;
@@ -31,6 +54,11 @@ final class Workload {
 	private final int registerPort;
 
 	private final EventSink events;
+
+	private final SectionPools pools;
+
+	/** Sections handed to the pools and not yet released. */
+	private final Set<CompletableFuture<?>> inFlight = ConcurrentHashMap.newKeySet();
 
 	private final AtomicInteger claimed = new AtomicInteger();
 
@@ -42,11 +70,16 @@ final class Workload {
 
 	private volatile AtomicInteger running;
 
-	Workload(Spec spec, ILockByCurator lock, int registerPort, EventSink events) {
+	/**
+	 * @param pools where the sections of the asynchronous shapes run; unused for
+	 * {@code thread}
+	 */
+	Workload(Spec spec, ILockByCurator lock, int registerPort, EventSink events, SectionPools pools) {
 		this.spec = spec;
 		this.lock = lock;
 		this.registerPort = registerPort;
 		this.events = events;
+		this.pools = pools;
 	}
 
 	/**
@@ -76,7 +109,7 @@ final class Workload {
 
 	/**
 	 * Lets every thread finish its round, then stops; interrupts threads still busy after
-	 * {@code grace}.
+	 * {@code grace}; waits for the sections still running on the pools.
 	 * @return the rounds completed
 	 */
 	int stop(Duration grace) throws InterruptedException {
@@ -91,6 +124,9 @@ final class Workload {
 		for (Thread thread : this.threads) {
 			thread.join(10_000);
 		}
+		for (CompletableFuture<?> section : this.inFlight) {
+			awaitQuietly(section, Duration.ofSeconds(10));
+		}
 		return this.completed.get();
 	}
 
@@ -103,17 +139,21 @@ final class Workload {
 	}
 
 	private void loop(String thread) {
+		HoldOwner owner = this.spec.shape().isThreadOwned() ? HoldOwner.THREAD : HoldOwner.CALL;
+		CompletableFuture<?> last = CompletableFuture.completedFuture(null);
 		try (RegisterClient register = new RegisterClient(this.registerPort)) {
-			GuardedRound round = new GuardedRound(this.lock, register, this.events, thread);
+			GuardedRound round = new GuardedRound(this.lock, register, this.events, thread, owner);
 			int myRounds = 0;
 			while (!this.stopping && !Thread.currentThread().isInterrupted()) {
 				if (this.spec.rounds() >= 0 && this.claimed.incrementAndGet() > this.spec.rounds()) {
 					return;
 				}
 				boolean reentrant = this.spec.reentrantEvery() > 0 && (myRounds + 1) % this.spec.reentrantEvery() == 0;
-				if (runOnce(round, reentrant)) {
+				CompletableFuture<?> section = this.spec.shape().isThreadOwned() ? runOnce(round, reentrant)
+						: handOff(round);
+				if (section != null) {
 					myRounds++;
-					this.completed.incrementAndGet();
+					last = section;
 				}
 				else {
 					if (this.spec.rounds() >= 0) {
@@ -123,12 +163,21 @@ final class Workload {
 				}
 			}
 		}
+		finally {
+			// the worker's rounds are done once its last section has released
+			awaitQuietly(last, Duration.ofSeconds(30));
+		}
 	}
 
-	private boolean runOnce(GuardedRound round, boolean reentrant) {
+	/**
+	 * One round on the worker's thread.
+	 * @return a completed future once the round is done, {@code null} if the lock was not
+	 * acquired
+	 */
+	private CompletableFuture<?> runOnce(GuardedRound round, boolean reentrant) {
 		Optional<LockHandle> acquired = round.acquire(this.spec.lockPath(), this.spec.lockWait(), false);
 		if (acquired.isEmpty()) {
-			return false;
+			return null;
 		}
 		LockHandle handle = acquired.get();
 		Optional<LockHandle> inner = reentrant ? round.acquire(this.spec.lockPath(), Duration.ZERO, true)
@@ -147,7 +196,54 @@ final class Workload {
 			inner.ifPresent((reentered) -> round.release(reentered, true));
 			round.release(handle);
 		}
-		return true;
+		this.completed.incrementAndGet();
+		return CompletableFuture.completedFuture(null);
+	}
+
+	/**
+	 * Acquires call-owned on the worker's thread and hands the section to the pools, without
+	 * waiting for it.
+	 * @return the section, done once released; {@code null} if the lock was not acquired
+	 */
+	private CompletableFuture<?> handOff(GuardedRound round) {
+		Optional<LockHandle> acquired = round.acquire(this.spec.lockPath(), this.spec.lockWait(), false);
+		if (acquired.isEmpty()) {
+			return null;
+		}
+		LockHandle handle = acquired.get();
+		CompletableFuture<?> section = this.pools.runSection(this.spec.shape(), round, handle, (here) -> {
+			long value = here.read(handle);
+			try {
+				work();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			if (value >= 0) {
+				here.write(handle, value + 1);
+			}
+			return null;
+		}).whenComplete((value, error) -> {
+			if (error != null) {
+				System.err.println("[" + Thread.currentThread().getName() + "] section failed: " + error);
+			}
+			this.completed.incrementAndGet();
+		});
+		this.inFlight.add(section);
+		section.whenComplete((value, error) -> this.inFlight.remove(section));
+		return section;
+	}
+
+	private static void awaitQuietly(CompletableFuture<?> section, Duration patience) {
+		try {
+			section.get(patience.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// recorded by the section itself
+		}
 	}
 
 	/** The simulated work inside the section (not a synchronisation). */

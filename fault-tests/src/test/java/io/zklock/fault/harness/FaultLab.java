@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.zklock.fault.contender.CallShape;
 import io.zklock.fault.ensemble.Ensemble;
 import io.zklock.fault.ensemble.EnsembleProbe;
 import io.zklock.fault.history.History;
@@ -155,21 +156,38 @@ public final class FaultLab implements AutoCloseable {
 	}
 
 	/**
-	 * Starts guarded rounds on every live contender.
+	 * Starts guarded rounds on every live contender, each on one thread ({@link CallShape#THREAD}).
 	 * @param rounds rounds per contender, or -1 until {@link #stopAll()}
 	 */
 	public void runAll(String lockPath, int threads, int rounds, int sectionMinMs, int sectionMaxMs,
 			int reentrantEvery) {
+		runAll(lockPath, threads, rounds, sectionMinMs, sectionMaxMs, reentrantEvery, CallShape.THREAD);
+	}
+
+	/**
+	 * Starts guarded rounds of the given shape on every live contender.
+	 * @param rounds rounds per contender, or -1 until {@link #stopAll()}
+	 * @param reentrantEvery re-enter every n-th round; 0 for the call-owned (asynchronous) shapes
+	 */
+	public void runAll(String lockPath, int threads, int rounds, int sectionMinMs, int sectionMaxMs,
+			int reentrantEvery, CallShape shape) {
 		for (ContenderProcess contender : live()) {
-			run(contender, lockPath, threads, rounds, sectionMinMs, sectionMaxMs, reentrantEvery);
+			run(contender, lockPath, threads, rounds, sectionMinMs, sectionMaxMs, reentrantEvery, shape);
 		}
 	}
 
-	/** Starts guarded rounds on one contender. */
+	/** Starts guarded rounds on one contender, each on one thread ({@link CallShape#THREAD}). */
 	public void run(ContenderProcess contender, String lockPath, int threads, int rounds, int sectionMinMs,
 			int sectionMaxMs, int reentrantEvery) {
+		run(contender, lockPath, threads, rounds, sectionMinMs, sectionMaxMs, reentrantEvery, CallShape.THREAD);
+	}
+
+	/** Starts guarded rounds of the given shape on one contender. */
+	public void run(ContenderProcess contender, String lockPath, int threads, int rounds, int sectionMinMs,
+			int sectionMaxMs, int reentrantEvery, CallShape shape) {
 		contender.call("run " + lockPath + " " + threads + " " + rounds + " " + sectionMinMs + " " + sectionMaxMs + " "
-				+ reentrantEvery + " " + lockWait().toMillis(), "running", Duration.ofSeconds(30));
+				+ reentrantEvery + " " + lockWait().toMillis() + " shape=" + shape.word(), "running",
+				Duration.ofSeconds(30));
 	}
 
 	/** Waits until every live contender finished its rounds; returns the total. */

@@ -7,6 +7,7 @@ import io.zklock.fault.check.CheckResult;
 import io.zklock.fault.check.HistoryChecker;
 import io.zklock.fault.check.Liveness;
 import io.zklock.fault.check.SafetyVerdict;
+import io.zklock.fault.contender.CallShape;
 import io.zklock.fault.harness.ContenderProcess;
 import io.zklock.fault.harness.FaultLab;
 import io.zklock.fault.history.Event;
@@ -22,6 +23,11 @@ import static org.awaitility.Awaitility.await;
  * must reject that write, and A's library must report the lock lost within a second of A
  * coming back. With the register unfenced the stale write is accepted: the fault has teeth.
  * Afterwards both contenders acquire again.
+ *
+ * <p>
+ * In the {@code thread} call shape A and B each hold thread-owned on one thread; in the
+ * asynchronous shapes they acquire call-owned on one thread and read, write and release on
+ * pool threads (A's late write and its release run on threads that never acquired anything).
  */
 public final class StaleHolderScenario {
 
@@ -40,12 +46,14 @@ public final class StaleHolderScenario {
 	 * @param lostAfterHealMillis from the end of the fault to A's library reporting the lock
 	 * lost (negative: reported before the fault ended), or {@link Long#MAX_VALUE} if never
 	 * @param releaseResult what A's release returned
+	 * @param releasedOn the thread that released A's lock: {@code -} for the thread that
+	 * acquired it (thread-owned), {@code on=<thread>} for a call-owned hold
 	 * @param result the checker's findings
 	 * @param stats the register's figures
 	 * @param liveness liveness violations after the fault
 	 */
 	public record Outcome(long holderToken, long rivalToken, boolean rivalAccepted, String staleWrite,
-			long rivalGrantMillis, long doubtMillis, long lostAfterHealMillis, String releaseResult,
+			long rivalGrantMillis, long doubtMillis, long lostAfterHealMillis, String releaseResult, String releasedOn,
 			CheckResult result, KeyStats stats, List<String> liveness) {
 
 		/** The safety problems found, overlaps excluded (A was cut off on purpose). */
@@ -59,15 +67,24 @@ public final class StaleHolderScenario {
 
 	public static Outcome run(FaultLab lab, String lockPath, HolderFault fault, boolean fenced, Figures figures)
 			throws Exception {
+		return run(lab, lockPath, fault, fenced, CallShape.THREAD, figures);
+	}
+
+	/**
+	 * Runs the scenario with the holder's and the rival's sections in the given call shape.
+	 */
+	public static Outcome run(FaultLab lab, String lockPath, HolderFault fault, boolean fenced, CallShape shape,
+			Figures figures) throws Exception {
 		Duration session = lab.sessionTimeout();
 		ContenderProcess holder = lab.live().get(0);
 		ContenderProcess rival = lab.live().get(1);
 		lab.register().setFenced(fenced);
 		try {
-			String[] held = holder.call("hold " + lockPath + " " + lab.lockWait().toMillis(), "held",
+			String shapeOption = " shape=" + shape.word();
+			String[] held = holder.call("hold " + lockPath + " " + lab.lockWait().toMillis() + shapeOption, "held",
 					Duration.ofSeconds(30)).split(" ");
 			long holderToken = Long.parseLong(held[0]);
-			rival.send("round " + lockPath + " " + lab.lockWait().toMillis());
+			rival.send("round " + lockPath + " " + lab.lockWait().toMillis() + shapeOption);
 
 			Event faultEvent = lab.history().nemesis(fault.kind(), holder.id());
 			fault.inject(lab, holder);
@@ -86,8 +103,8 @@ public final class StaleHolderScenario {
 			Event doubt = lostEvent(lab, holder, holderToken, null);
 			String releaseResult = holder.call("release", "released", Duration.ofSeconds(30)).trim();
 
-			lab.run(holder, lockPath, 1, 3, 0, 2, 0);
-			lab.run(rival, lockPath, 1, 3, 0, 2, 0);
+			lab.run(holder, lockPath, 1, 3, 0, 2, 0, shape);
+			lab.run(rival, lockPath, 1, 3, 0, 2, 0, shape);
 			holder.awaitReply("run-done", session.multipliedBy(4));
 			rival.awaitReply("run-done", session.multipliedBy(4));
 
@@ -100,19 +117,21 @@ public final class StaleHolderScenario {
 			Outcome outcome = new Outcome(holderToken, rivalToken, round[1].equals("accepted"), staleWrite,
 					millis(rivalGrant.nanos() - faultEvent.nanos()),
 					(doubt != null) ? millis(doubt.nanos() - faultEvent.nanos()) : -1,
-					millis(lost.nanos() - healEvent.nanos()), releaseResult, result, stats, liveness);
+					millis(lost.nanos() - healEvent.nanos()), releaseResult, releasedOn(history, holder, holderToken),
+					result, stats, liveness);
 			figures.rounds(result.grants())
 				.staleWrites(stats.rejectedStale(), stats.acceptedStale())
 				.failover(outcome.rivalGrantMillis())
 				.overlaps(result.overlaps() + " (holder cut off on purpose); " + result.overlapsUntilDoubt()
 						+ " until in doubt")
 				.extra(lockPath + " register", fenced ? "fenced" : "UNFENCED (negative control)")
+				.extra(lockPath + " call shape", shape + (shape.isThreadOwned() ? " (thread-owned)" : " (call-owned)"))
 				.extra(lockPath + " tokens holder/rival", holderToken + " / " + rivalToken)
 				.extra(lockPath + " late write of the holder", staleWrite)
 				.extra(lockPath + " fault → holder in doubt ms", outcome.doubtMillis())
 				.extra(lockPath + " fault → rival granted ms", outcome.rivalGrantMillis())
 				.extra(lockPath + " heal → holder reports LOST ms", outcome.lostAfterHealMillis())
-				.extra(lockPath + " holder's release", releaseResult);
+				.extra(lockPath + " holder's release", releaseResult + " " + outcome.releasedOn());
 			return outcome;
 		}
 		finally {
@@ -128,6 +147,14 @@ public final class StaleHolderScenario {
 					&& (state == null || e.detail().equals(state)))
 			.findFirst()
 			.orElse(null);
+	}
+
+	private static String releasedOn(List<Event> history, ContenderProcess holder, long token) {
+		return history.stream()
+			.filter((e) -> e.process().equals(holder.id()) && e.is("invoke", "release") && e.token() == token)
+			.map(Event::detail)
+			.findFirst()
+			.orElse("never");
 	}
 
 	private static Duration remaining(Event since, Duration total) {
