@@ -51,6 +51,9 @@ final class AcquireAttempt {
 
 	private boolean done;
 
+	/** The current round has sent nothing yet, or must look again, once connected. */
+	private boolean waitingForConnection;
+
 	/**
 	 * @param deadline the acquire's own deadline: a round that finds the lock busy after it
 	 * passed gives up at once (a zero wait still completes its create and listing)
@@ -103,17 +106,14 @@ final class AcquireAttempt {
 	}
 
 	/**
-	 * A connection signal: after a reconnect, look at the queue again (a watch may have died
-	 * with an expired session, and our node with it). While disconnected a waiter just waits:
-	 * nothing is sent that Curator's retries could give up on.
+	 * A connection signal: after a reconnect, start a round that waited for the connection, or
+	 * look at the queue again (a watch may have died with an expired session, and our node with
+	 * it). While disconnected a waiter just waits: nothing is sent that Curator's retries could
+	 * give up on before the wait's deadline.
 	 */
 	void onSignal(SessionGuard.Signal signal) {
 		if (signal == SessionGuard.Signal.RECONNECTED) {
-			locked(() -> {
-				if (!this.done && this.round != null) {
-					this.round.recheck();
-				}
-			});
+			locked(this::resumeIfConnected);
 		}
 	}
 
@@ -132,13 +132,37 @@ final class AcquireAttempt {
 		return this.deadline.hasPassed();
 	}
 
-	/** Starts a new round: a new lock node at the back of the queue. */
+	/** Starts a new round: a new lock node at the back of the queue, sent once connected. */
 	void newRound() {
 		if (this.round != null) {
 			this.round.removeWatches();
 		}
 		this.round = new AcquireRound(this, this.queue, this.calls);
-		this.round.start();
+		this.waitingForConnection = true;
+		resumeIfConnected();
+	}
+
+	/**
+	 * A reply of the current round failed for the connection's sake: look again once connected
+	 * (at once, if the connection is back already).
+	 */
+	void lookAgainWhenConnected() {
+		this.waitingForConnection = true;
+		resumeIfConnected();
+	}
+
+	/** Sends what the current round waits to send, or has it look at the queue again, once connected. */
+	private void resumeIfConnected() {
+		if (this.done || this.round == null || !this.queue.isConnected()) {
+			return;
+		}
+		if (this.waitingForConnection) {
+			this.waitingForConnection = false;
+			this.round.resume();
+		}
+		else {
+			this.round.recheck();
+		}
 	}
 
 	/** A create whose reply came after the attempt ended or moved on: its node goes. */

@@ -26,7 +26,9 @@ final class AcquireRound {
 
 	private final PredecessorWatch watch;
 
-	private boolean createInFlight = true;
+	private boolean started;
+
+	private boolean createInFlight;
 
 	private @Nullable String ourPath;
 
@@ -48,8 +50,25 @@ final class AcquireRound {
 				(event) -> attempt.locked(() -> onWatchEvent(event)));
 	}
 
-	/** Sends the create, and the listing right behind it on a connected client. */
-	void start() {
+	/**
+	 * Sends what is due on a connected client: the create, with the listing right behind it; or,
+	 * after a reply lost with the connection, the read that was lost.
+	 */
+	void resume() {
+		if (!this.started) {
+			start();
+		}
+		else if (this.ourPath != null && this.ourStat == null && !this.createInFlight) {
+			readOwnStat(this.ourPath);
+		}
+		else {
+			recheck();
+		}
+	}
+
+	private void start() {
+		this.started = true;
+		this.createInFlight = true;
 		this.awaitingPipelinedListing = this.queue.isConnected();
 		this.attempt.send(() -> this.calls.create((client, event) -> this.attempt.locked(() -> onCreated(event))));
 		if (this.awaitingPipelinedListing) {
@@ -63,12 +82,12 @@ final class AcquireRound {
 		return this.ourPath;
 	}
 
-	/** Whether the create's reply is still to come. */
+	/** Whether the create's reply is still to come (its node, if any, is then deleted on arrival). */
 	boolean isCreateInFlight() {
 		return this.createInFlight;
 	}
 
-	/** After a reconnect: look at the queue again, once our node exists. */
+	/** Looks at the queue again, once our node exists (after a reconnect, say). */
 	void recheck() {
 		if (this.ourStat != null && !this.awaitingPipelinedListing) {
 			list();
@@ -80,6 +99,7 @@ final class AcquireRound {
 		this.watch.removeRemaining();
 	}
 
+	/** The grant of this round's node, decided at connection epoch {@code decidedAt}. */
 	GrantedNode granted(long decidedAt) {
 		return new GrantedNode(this.ourPath, this.ourStat.getCzxid(), this.session, decidedAt);
 	}
@@ -91,10 +111,16 @@ final class AcquireRound {
 		if (!this.attempt.isCurrent(this)) {
 			this.attempt.createdTooLate(ok ? created : null);
 		}
-		else if (LockNodeCalls.isNoNode(event)) {
+		else if (LockNodeCalls.isNoNode(event) || LockNodeCalls.isConnectionProblem(event)) {
 			// a container parent was reaped between Curator's creation of the parents and the
-			// create: queue again, which creates them again
-			this.attempt.newRound();
+			// create, or Curator's retries ran out while the ensemble was away (its protected
+			// mode then finds and deletes the node, if there is one): queue again, once connected
+			if (this.attempt.isPastDeadline()) {
+				this.attempt.end(null);
+			}
+			else {
+				this.attempt.newRound();
+			}
 		}
 		else if (!ok) {
 			this.attempt.end(LockNodeCalls.failure(event));
@@ -107,10 +133,13 @@ final class AcquireRound {
 			}
 			else {
 				// protected mode adopted a node whose create reply was lost: no Stat came with it
-				this.attempt.send(
-						() -> this.calls.stat(created, (client, reply) -> this.attempt.locked(() -> onOwnStat(reply))));
+				readOwnStat(created);
 			}
 		}
+	}
+
+	private void readOwnStat(String nodePath) {
+		this.attempt.send(() -> this.calls.stat(nodePath, (c, reply) -> this.attempt.locked(() -> onOwnStat(reply))));
 	}
 
 	private void onOwnStat(CuratorEvent event) {
@@ -119,6 +148,9 @@ final class AcquireRound {
 		}
 		if (LockNodeCalls.isNoNode(event)) {
 			this.attempt.newRound();
+		}
+		else if (LockNodeCalls.isConnectionProblem(event)) {
+			this.attempt.lookAgainWhenConnected();
 		}
 		else if (!LockNodeCalls.isOk(event)) {
 			this.attempt.end(LockNodeCalls.failure(event));
@@ -175,6 +207,9 @@ final class AcquireRound {
 			// the parent is gone, so our node is too (it died with its session)
 			requeue();
 		}
+		else if (LockNodeCalls.isConnectionProblem(event)) {
+			this.attempt.lookAgainWhenConnected();
+		}
 		else if (!LockNodeCalls.isOk(event)) {
 			this.attempt.end(LockNodeCalls.failure(event));
 		}
@@ -212,6 +247,9 @@ final class AcquireRound {
 			this.watch.fired(path);
 			blockerGone(path);
 		}
+		else if (LockNodeCalls.isConnectionProblem(event)) {
+			this.attempt.lookAgainWhenConnected();
+		}
 		else if (!LockNodeCalls.isOk(event)) {
 			this.attempt.end(LockNodeCalls.failure(event));
 		}
@@ -240,10 +278,8 @@ final class AcquireRound {
 	/** Handoff without re-listing when the deleted node was our only blocker; else list again. */
 	private void blockerGone(String path) {
 		QueuePosition position = this.waitingAt;
-		boolean handoff = position != null && position.soleBlocker()
-				&& path.equals(this.calls.lockNodePath(position.blocker()))
-				&& this.queue.sessionId() == this.session;
-		if (handoff) {
+		if (position != null && position.soleBlocker() && path.equals(this.calls.lockNodePath(position.blocker()))
+				&& this.queue.sessionId() == this.session) {
 			this.attempt.grant();
 		}
 		else {

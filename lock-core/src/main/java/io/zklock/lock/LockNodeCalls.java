@@ -61,6 +61,17 @@ final class LockNodeCalls {
 		return event.getResultCode() == KeeperException.Code.NONODE.intValue();
 	}
 
+	/**
+	 * Whether a reply failed for the connection's sake (Curator's retries ran out while the
+	 * ensemble was away), not for the request's: then the request is worth sending again once
+	 * connected.
+	 */
+	static boolean isConnectionProblem(CuratorEvent event) {
+		KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+		return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.OPERATIONTIMEOUT
+				|| code == KeeperException.Code.SESSIONEXPIRED || code == KeeperException.Code.SESSIONMOVED;
+	}
+
 	static KeeperException failure(CuratorEvent event) {
 		return KeeperException.create(KeeperException.Code.get(event.getResultCode()), event.getPath());
 	}

@@ -1,5 +1,6 @@
 package io.zklock.lock;
 
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -71,6 +72,13 @@ final class SessionGuard implements AutoCloseable {
 	/** The epoch of the last LOST event: a grant decided before it belongs to a lost session. */
 	private final AtomicLong lostAt = new AtomicLong(-1);
 
+	/**
+	 * Orders registrations against connection events: a hold is either registered before an
+	 * event, which then reaches it, or checked against the event's epoch and refused. Never held
+	 * while loss callbacks run.
+	 */
+	private final Object registration = new Object();
+
 	private final ThreadPoolExecutor confirmations;
 
 	private final ConnectionStateListener stateListener = (client, state) -> stateChanged(state);
@@ -133,20 +141,22 @@ final class SessionGuard implements AutoCloseable {
 	 * since the decision: the hold was not registered and its node must be given up
 	 */
 	boolean register(GuardedHold hold, long decidedAt) {
-		// added first, so that every later connection event reaches it; then the events that
-		// came before are read back
-		this.holds.add(hold);
-		if (sessionId() != hold.sessionId() || this.lostAt.get() > decidedAt || hold.state() == LockState.LOST) {
-			this.holds.remove(hold);
-			return false;
-		}
-		boolean suspended = !isConnected()
-				&& this.client.getConnectionStateErrorPolicy().isErrorState(ConnectionState.SUSPENDED);
-		if (suspended || this.epoch.get() != decidedAt) {
-			hold.degrade(LockState.IN_DOUBT);
-			if (isConnected()) {
-				scheduleConfirmation();
+		boolean inDoubt;
+		synchronized (this.registration) {
+			if (sessionId() != hold.sessionId() || this.lostAt.get() > decidedAt) {
+				return false;
 			}
+			this.holds.add(hold);
+			boolean suspended = !isConnected()
+					&& this.client.getConnectionStateErrorPolicy().isErrorState(ConnectionState.SUSPENDED);
+			inDoubt = suspended || this.epoch.get() != decidedAt;
+			if (inDoubt) {
+				// a new hold has no loss callbacks yet: nothing runs under the lock
+				hold.degrade(LockState.IN_DOUBT);
+			}
+		}
+		if (inDoubt && isConnected()) {
+			scheduleConfirmation();
 		}
 		return true;
 	}
@@ -170,14 +180,20 @@ final class SessionGuard implements AutoCloseable {
 	}
 
 	private void stateChanged(ConnectionState state) {
-		long now = this.epoch.incrementAndGet();
+		List<GuardedHold> registered;
+		synchronized (this.registration) {
+			long now = this.epoch.incrementAndGet();
+			if (state == ConnectionState.LOST) {
+				this.lostAt.set(now);
+			}
+			registered = List.copyOf(this.holds);
+		}
 		if (state == ConnectionState.LOST) {
-			this.lostAt.set(now);
-			this.holds.forEach((hold) -> degrade(hold, LockState.LOST));
+			registered.forEach((hold) -> degrade(hold, LockState.LOST));
 			signal(Signal.LOST);
 		}
 		else if (this.client.getConnectionStateErrorPolicy().isErrorState(state)) {
-			this.holds.forEach((hold) -> degrade(hold, LockState.IN_DOUBT));
+			registered.forEach((hold) -> degrade(hold, LockState.IN_DOUBT));
 			signal(Signal.DISCONNECTED);
 		}
 		else if (state.isConnected()) {

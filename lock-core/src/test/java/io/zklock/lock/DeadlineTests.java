@@ -3,7 +3,9 @@ package io.zklock.lock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -68,6 +70,24 @@ class DeadlineTests {
 					|| observer.getChildren().forPath("/locks/jobs").isEmpty());
 		LockHandle after = locks.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(10)).orElseThrow();
 		after.release();
+	}
+
+	@Test
+	void shouldAcquireOnceTheEnsembleIsBackWithinTheWaitEvenAfterCuratorsRetriesWouldHaveRunOut() throws Exception {
+		// 1 s connection timeout, 3 retries 1 s apart: a request sent into the outage is given up after about 4 s
+		CuratorFramework client = client(1_000);
+		ILockByCurator locks = new ExclusiveLockByCurator(client, "/locks");
+		locks.acquire("warmup", LockMode.EXCLUSIVE).release();
+		this.server.stop();
+		await().atMost(Duration.ofSeconds(20)).until(() -> !client.getZookeeperClient().isConnected());
+
+		CompletableFuture<Optional<LockHandle>> waiting = CompletableFuture
+			.supplyAsync(() -> locks.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(30)));
+		await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(10)).until(() -> !waiting.isDone());
+		this.server.restart();
+		assertThat(waiting.get(30, TimeUnit.SECONDS)).as("granted after the outage, within the wait").isPresent()
+			.get()
+			.satisfies(LockHandle::release);
 	}
 
 	@Test

@@ -1,6 +1,7 @@
 package io.zklock.lock;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
@@ -47,6 +48,22 @@ class SessionGuardTests extends ZkServerTest {
 			server.restart();
 			await().atMost(Duration.ofSeconds(20)).until(() -> hold.state() == LockState.HELD);
 			assertThat(hold.confirmedOn.get()).isEqualTo("zklock-ownership-confirmation");
+		}
+	}
+
+	@Test
+	void shouldRefuseAGrantDecidedBeforeALostSessionAndReportNoLoss() throws Exception {
+		CuratorFramework client = this.clients.newClient();
+		Hold hold = ownedNode(client, "/owned-c");
+		AtomicInteger reported = new AtomicInteger();
+		try (SessionGuard guard = new SessionGuard(client, (lost) -> reported.incrementAndGet())) {
+			long decidedAt = guard.epoch();
+			ZkTestSupport.expireSession(server, client);
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> client.getZookeeperClient().isConnected() && guard.epoch() > decidedAt + 1);
+			assertThat(guard.register(hold, decidedAt)).as("a grant of the lost session").isFalse();
+			assertThat(guard.holds()).doesNotContain(hold);
+			assertThat(reported).as("a refused grant was never handed out: no loss to report").hasValue(0);
 		}
 	}
 
