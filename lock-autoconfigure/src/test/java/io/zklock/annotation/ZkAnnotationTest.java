@@ -4,6 +4,7 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
+import io.zklock.autoconfigure.LockedMethodsAutoConfiguration;
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -28,10 +29,14 @@ abstract class ZkAnnotationTest {
 		server.close();
 	}
 
-	/** A runner with AOP and zklock's auto-configuration, connected to this class's server. */
+	/**
+	 * A runner with AOP and zklock's auto-configuration, connected to this class's server;
+	 * its check that every annotated method is intercepted runs too.
+	 */
 	static ApplicationContextRunner lockingContext() {
 		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class,
+					LockedMethodsAutoConfiguration.class))
 			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString());
 	}
 
