@@ -95,7 +95,7 @@ class DistributedLockTransactionTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void transactionAdvisorOutsideTheLockIsWarnedAboutAndTheLockStillOutlivesTheCommit(CapturedOutput output) {
+	void shouldWarnAboutATransactionAdvisorOutsideTheLockAndStillReleaseAfterTheCommit(CapturedOutput output) {
 		lockingContext().withPropertyValues("zklock.aspect-order=100")
 			.withUserConfiguration(TransactionOutsideConfiguration.class, TransactionBeans.class)
 			.run((context) -> {
@@ -112,7 +112,7 @@ class DistributedLockTransactionTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void negativeControlWithoutReleaseAfterTransactionReleasesBeforeTheCommit() {
+	void shouldReleaseBeforeTheCommitWithoutReleaseAfterTransaction() {
 		lockingContext().withPropertyValues("zklock.aspect-order=100", "zklock.release-after-transaction=false")
 			.withUserConfiguration(TransactionOutsideConfiguration.class, TransactionBeans.class)
 			.run((context) -> {
@@ -124,7 +124,7 @@ class DistributedLockTransactionTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void lockTakenInsideAnOuterTransactionIsReleasedAfterItCommits() {
+	void shouldReleaseALockTakenInsideAnOuterTransactionAfterItCommits() {
 		this.contextRunner.run((context) -> {
 			AccountService.currentPath.set("accounts/" + ACCOUNT);
 			Events events = context.getBean(Events.class);
@@ -136,7 +136,7 @@ class DistributedLockTransactionTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void lockTakenInsideAnOuterTransactionIsReleasedAfterItRollsBack() {
+	void shouldReleaseALockTakenInsideAnOuterTransactionAfterItRollsBack() {
 		this.contextRunner.run((context) -> {
 			AccountService.currentPath.set("accounts/" + ACCOUNT);
 			Events events = context.getBean(Events.class);
