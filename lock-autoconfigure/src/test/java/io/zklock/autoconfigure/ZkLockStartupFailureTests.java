@@ -116,6 +116,15 @@ class ZkLockStartupFailureTests {
 	}
 
 	@Test
+	void shouldExplainThatAFinalClassCannotBeProxied(CapturedOutput output) {
+		failToStart(FinalClassConfiguration.class, "--zklock.zookeeper.connect-string=" + server.getConnectString());
+		assertThat(output).contains("Bean 'shipping' cannot be proxied for its 1 @DistributedLock/@DistributedSemaphore "
+				+ "method (SealedShipping.ship(String)): its class " + SealedShipping.class.getName() + " is final")
+			.contains("Make the class non-final (in Kotlin: open, or the kotlin-spring compiler plugin)");
+		assertNoStackTrace(output);
+	}
+
+	@Test
 	void shouldFailClosedNamingCuratorWhenItIsMissing(CapturedOutput output) {
 		SpringApplication application = application(LockedWithoutCuratorConfiguration.class);
 		application.setResourceLoader(new DefaultResourceLoader(new FilteredClassLoader("org.apache.curator")));
@@ -179,6 +188,26 @@ class ZkLockStartupFailureTests {
 		@Bean
 		ValidShipping shipping() {
 			return new ValidShipping();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ AopAutoConfiguration.class, ZkLockAutoConfiguration.class,
+			LockedMethodsAutoConfiguration.class })
+	static class FinalClassConfiguration {
+
+		@Bean
+		SealedShipping shipping() {
+			return new SealedShipping();
+		}
+
+	}
+
+	static final class SealedShipping {
+
+		@DistributedLock(path = "shipments", key = "#id")
+		public void ship(String id) {
 		}
 
 	}
