@@ -4,6 +4,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -15,8 +17,15 @@ import org.springframework.beans.factory.ListableBeanFactory;
  * Zookeeper's {@value #SPRING_CLOUD_CONFIG_DATA_CLIENT}, the client that
  * {@code spring.config.import=zookeeper:} registers for loading configuration. Several
  * candidates left after that fail start-up, naming them: zklock never picks one at random.
+ * Locking through a client zklock did not build is said in one INFO line, since the
+ * {@code zklock.zookeeper.*} settings do not apply to it.
  */
 final class LockClientResolver {
+
+	private static final Log logger = LogFactory.getLog(LockClientResolver.class);
+
+	/** The bean name of the client zklock builds when the application has none. */
+	private static final String ZKLOCK_CLIENT = "zkLockCuratorFramework";
 
 	/** The bean name of the client Spring Cloud Zookeeper's config data loader registers. */
 	static final String SPRING_CLOUD_CONFIG_DATA_CLIENT = "configDataCuratorFramework";
@@ -31,6 +40,17 @@ final class LockClientResolver {
 	 * @throws ZkLockStartupException if there is none, or several and none is preferred
 	 */
 	static CuratorFramework resolve(ListableBeanFactory beanFactory) {
+		CuratorFramework client = choose(beanFactory);
+		if (!beanFactory.containsBean(ZKLOCK_CLIENT)) {
+			logger.info("zklock locks through the application's own CuratorFramework (ensemble '"
+					+ client.getZookeeperClient().getCurrentConnectionString() + "', namespace '"
+					+ ((client.getNamespace() != null) ? client.getNamespace() : "") + "'); the zklock.zookeeper.* "
+					+ "settings apply only to a client zklock builds itself.");
+		}
+		return client;
+	}
+
+	private static CuratorFramework choose(ListableBeanFactory beanFactory) {
 		CuratorFramework unique = beanFactory.getBeanProvider(CuratorFramework.class).getIfUnique();
 		if (unique != null) {
 			return unique;
