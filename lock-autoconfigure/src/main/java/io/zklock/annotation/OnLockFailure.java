@@ -12,7 +12,7 @@ public enum OnLockFailure {
 	 * Do not run the method; return "nothing" as fits its return type: {@code null} (also for
 	 * {@code void}), {@code Optional.empty()}, a stage completed with {@code null}, an empty
 	 * {@code Mono} or {@code Flux}. Refused at start-up on a primitive return type. Skips are
-	 * logged at DEBUG and reported as {@link io.zklock.lock.LockEvent.Type#SKIPPED} events.
+	 * logged at DEBUG and reported to {@link SkippedCallListener} beans.
 	 */
 	SKIP
 
