@@ -1,11 +1,8 @@
 package io.zklock.annotation;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-
 import io.zklock.autoconfigure.LockedMethodsAutoConfiguration;
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
+import io.zklock.autoconfigure.ZkServerTest;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -15,19 +12,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * Base of the annotation test classes: one real server per class and application contexts
  * with AOP and zklock's auto-configuration connected to it.
  */
-abstract class ZkAnnotationTest {
-
-	static TestingServer server;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
+abstract class ZkAnnotationTest extends ZkServerTest {
 
 	/**
 	 * A runner with AOP and zklock's auto-configuration, connected to this class's server;

@@ -3,9 +3,6 @@ package io.zklock.autoconfigure;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,24 +33,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(60)
 @ExtendWith(OutputCaptureExtension.class)
-class LockedMethodsCheckTests {
-
-	private static TestingServer server;
+class LockedMethodsCheckTests extends ZkServerTest {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class,
 				LockedMethodsAutoConfiguration.class))
 		.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString());
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
 
 	@Test
 	void shouldStartWhenEveryAnnotatedMethodIsIntercepted(CapturedOutput output) {
@@ -254,18 +239,15 @@ class LockedMethodsCheckTests {
 
 		@Bean
 		ILockByCurator firstLocks(LockCoordinator coordinator) {
-			return new AbstractLockByCurator(coordinator) {
-
-				@Override
-				public LockMode defaultMode() {
-					return LockMode.EXCLUSIVE;
-				}
-
-			};
+			return lockApi(coordinator);
 		}
 
 		@Bean
 		ILockByCurator secondLocks(LockCoordinator coordinator) {
+			return lockApi(coordinator);
+		}
+
+		private static ILockByCurator lockApi(LockCoordinator coordinator) {
 			return new AbstractLockByCurator(coordinator) {
 
 				@Override

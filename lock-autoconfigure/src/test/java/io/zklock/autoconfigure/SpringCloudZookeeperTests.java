@@ -6,9 +6,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -46,19 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(120)
 @ExtendWith(OutputCaptureExtension.class)
-class SpringCloudZookeeperTests {
-
-	private static TestingServer server;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
+class SpringCloudZookeeperTests extends ZkServerTest {
 
 	@Test
 	void shouldReuseSpringCloudZookeepersClient(CapturedOutput output) {

@@ -9,9 +9,6 @@ import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -48,23 +45,11 @@ import static org.awaitility.Awaitility.await;
  */
 @Timeout(60)
 @ExtendWith(OutputCaptureExtension.class)
-class ZkLockAutoConfigurationTests {
-
-	private static TestingServer server;
+class ZkLockAutoConfigurationTests extends ZkServerTest {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class))
 		.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString());
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
 
 	@Test
 	void shouldCreateStartedNamespacedClientAndLockBeansByDefault() {

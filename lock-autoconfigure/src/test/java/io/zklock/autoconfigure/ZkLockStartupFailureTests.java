@@ -3,9 +3,6 @@ package io.zklock.autoconfigure;
 import java.time.Duration;
 import java.util.Arrays;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -35,19 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 @Timeout(60)
 @ExtendWith(OutputCaptureExtension.class)
-class ZkLockStartupFailureTests {
-
-	private static TestingServer server;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
+class ZkLockStartupFailureTests extends ZkServerTest {
 
 	@Test
 	void shouldReportAnUnreachableEnsembleWithoutTheClientsStackTraces(CapturedOutput output) {
