@@ -3,6 +3,7 @@ package io.zklock.autoconfigure;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,7 @@ record LockedBean(String beanName, @Nullable Object instance, Class<?> type,
 	 */
 	static List<LockedBean> scan(ConfigurableListableBeanFactory beanFactory) {
 		List<LockedBean> beans = new ArrayList<>();
+		Map<Class<?>, Map<Method, Class<? extends Annotation>>> byClass = new HashMap<>();
 		for (Iterator<String> names = beanFactory.getBeanNamesIterator(); names.hasNext();) {
 			String name = names.next();
 			if (beanFactory.containsBeanDefinition(name)
@@ -55,7 +57,7 @@ record LockedBean(String beanName, @Nullable Object instance, Class<?> type,
 				continue;
 			}
 			type = ClassUtils.getUserClass(type);
-			Map<Method, Class<? extends Annotation>> methods = LockedMethods.of(type);
+			Map<Method, Class<? extends Annotation>> methods = byClass.computeIfAbsent(type, LockedMethods::of);
 			if (!methods.isEmpty()) {
 				beans.add(new LockedBean(name, instance, type, methods));
 			}

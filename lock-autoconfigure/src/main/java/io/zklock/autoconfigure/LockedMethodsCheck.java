@@ -53,7 +53,13 @@ final class LockedMethodsCheck implements SmartInitializingSingleton {
 
 	@Override
 	public void afterSingletonsInstantiated() {
+		long start = System.nanoTime();
 		List<LockedBean> beans = LockedBean.scan(this.beanFactory);
+		if (logger.isDebugEnabled()) {
+			logger.debug("Scanned " + this.beanFactory.getBeanDefinitionCount() + " bean definitions for "
+					+ "@DistributedLock/@DistributedSemaphore methods in " + (System.nanoTime() - start) / 1_000_000
+					+ " ms: " + beans.size() + " beans have some");
+		}
 		if (beans.isEmpty()) {
 			return;
 		}
