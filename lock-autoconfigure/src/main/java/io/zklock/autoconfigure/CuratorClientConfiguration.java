@@ -32,7 +32,7 @@ class CuratorClientConfiguration {
 	CuratorFramework zkLockCuratorFramework(ZkLockProperties properties, ZkLockConnectionDetails connectionDetails,
 			CuratorSafeNotifyExecutor safeNotifyExecutor, ObjectProvider<CuratorFrameworkCustomizer> customizers,
 			Environment environment, ObjectProvider<LoggingSystem> loggingSystem) {
-		return new CuratorClientFactory(properties, connectionDetails, new InvalidZkLockProperty(environment),
+		return new CuratorClientFactory(properties, connectionDetails, new ZkLockPropertyChecks(environment),
 				loggingSystem.getIfAvailable(() -> LoggingSystem.get(CuratorClientConfiguration.class.getClassLoader())))
 			.createAndStart(safeNotifyExecutor.getExecutor(), customizers.orderedStream().toList());
 	}

@@ -29,7 +29,7 @@ final class CuratorClientFactory {
 
 	private final ZkLockConnectionDetails connectionDetails;
 
-	private final InvalidZkLockProperty invalid;
+	private final ZkLockPropertyChecks checks;
 
 	private final @Nullable LoggingSystem loggingSystem;
 
@@ -37,16 +37,16 @@ final class CuratorClientFactory {
 	 * Creates the factory.
 	 * @param properties zklock's properties
 	 * @param connectionDetails where the ensemble is
-	 * @param invalid builds the exceptions for invalid property values
+	 * @param checks checks property values and builds the exceptions for invalid ones
 	 * @param loggingSystem the application's logging system, to silence the client while it
 	 * connects; {@code null} to leave logging alone
 	 */
 	CuratorClientFactory(ZkLockProperties properties, ZkLockConnectionDetails connectionDetails,
-			InvalidZkLockProperty invalid, @Nullable LoggingSystem loggingSystem) {
+			ZkLockPropertyChecks checks, @Nullable LoggingSystem loggingSystem) {
 		this.properties = properties.getZookeeper();
 		this.rootPath = properties.getRootPath();
 		this.connectionDetails = connectionDetails;
-		this.invalid = invalid;
+		this.checks = checks;
 		this.loggingSystem = loggingSystem;
 	}
 
@@ -56,7 +56,7 @@ final class CuratorClientFactory {
 		// from here on the ZooKeeper client logs (its TLS utilities as soon as its configuration exists)
 		Runnable restoreLogs = ClientConnectLogs.silence(this.loggingSystem);
 		try {
-			int waitMillis = this.invalid.millis("zklock.zookeeper.block-until-connected",
+			int waitMillis = this.checks.millis("zklock.zookeeper.block-until-connected",
 					this.properties.getBlockUntilConnected(), "30s");
 			CuratorFramework client = build(connectString, customizers, safeNotifyExecutor);
 			if (connect(client, connectString, waitMillis)) {
@@ -76,19 +76,19 @@ final class CuratorClientFactory {
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
 			.namespace((namespace != null && !namespace.isBlank()) ? namespace : null)
-			.sessionTimeoutMs(this.invalid.millis("zklock.zookeeper.session-timeout",
+			.sessionTimeoutMs(this.checks.millis("zklock.zookeeper.session-timeout",
 					this.properties.getSessionTimeout(), "60s"))
-			.connectionTimeoutMs(this.invalid.millis("zklock.zookeeper.connection-timeout",
+			.connectionTimeoutMs(this.checks.millis("zklock.zookeeper.connection-timeout",
 					this.properties.getConnectionTimeout(), "15s"))
 			.retryPolicy(new BoundedExponentialBackoffRetry(
-					this.invalid.millis("zklock.zookeeper.retry.base-sleep", retry.getBaseSleep(), "100ms"),
-					this.invalid.millis("zklock.zookeeper.retry.max-sleep", retry.getMaxSleep(), "5s"),
-					this.invalid.count("zklock.zookeeper.retry.max-retries", retry.getMaxRetries())))
+					this.checks.millis("zklock.zookeeper.retry.base-sleep", retry.getBaseSleep(), "100ms"),
+					this.checks.millis("zklock.zookeeper.retry.max-sleep", retry.getMaxSleep(), "5s"),
+					this.checks.count("zklock.zookeeper.retry.max-retries", retry.getMaxRetries())))
 			.runSafeService(safeNotifyExecutor)
 			.connectionStateErrorPolicy(
 					(this.properties.getConnectionStateErrorPolicy() == ZkLockProperties.ConnectionStateErrorPolicy.SESSION)
 							? new SessionConnectionStateErrorPolicy() : new StandardConnectionStateErrorPolicy())
-			.zkClientConfig(ZooKeeperTlsConfig.create(this.properties.getSsl(), this.invalid));
+			.zkClientConfig(ZooKeeperTlsConfig.create(this.properties.getSsl(), this.checks));
 		ZkLockProperties.Auth auth = this.properties.getAuth();
 		if (auth.isConfigured()) {
 			builder.authorization(auth.getScheme(), auth.getCredentials().getBytes(StandardCharsets.UTF_8))
@@ -127,7 +127,7 @@ final class CuratorClientFactory {
 			String rule = "write host:port pairs separated by commas, optionally followed by a chroot path, such as "
 					+ "'zk1:2181,zk2:2181,zk3:2181' or 'zk1:2181/apps'";
 			if (this.connectionDetails instanceof PropertiesZkLockConnectionDetails) {
-				throw this.invalid.exception("zklock.zookeeper.connect-string", connectString,
+				throw this.checks.invalid("zklock.zookeeper.connect-string", connectString,
 						ex.getMessage() + "; " + rule + ", or set zklock.zookeeper.embedded.enabled=true for an "
 								+ "in-process server");
 			}

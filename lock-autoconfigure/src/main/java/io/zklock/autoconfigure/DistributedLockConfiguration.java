@@ -37,7 +37,7 @@ class DistributedLockConfiguration {
 			ObjectProvider<SkippedCallListener> skipListeners, BeanFactory beanFactory) {
 		ZkLockProperties properties = Binder.get(environment).bindOrCreate("zklock", ZkLockProperties.class);
 		if (properties.getDefaultWaitTime() == null || properties.getDefaultWaitTime().isNegative()) {
-			throw new InvalidZkLockProperty(environment).exception("zklock.default-wait-time",
+			throw new ZkLockPropertyChecks(environment).invalid("zklock.default-wait-time",
 					properties.getDefaultWaitTime(), "it is " + ((properties.getDefaultWaitTime() == null) ? "empty"
 							: "negative") + "; set '0' to try once, or a duration such as '30s'");
 		}

@@ -45,7 +45,7 @@ class LockBeansConfiguration {
 			// "Lock root 'x' is invalid: <rule>": the analysis names the property and value itself
 			String message = ex.getMessage();
 			int rule = message.indexOf("is invalid: ");
-			throw new InvalidZkLockProperty(environment).exception("zklock.root-path", properties.getRootPath(),
+			throw new ZkLockPropertyChecks(environment).invalid("zklock.root-path", properties.getRootPath(),
 					(rule >= 0) ? message.substring(rule + "is invalid: ".length()) : message);
 		}
 		if (properties.getZookeeper().getAuth().isConfigured()) {

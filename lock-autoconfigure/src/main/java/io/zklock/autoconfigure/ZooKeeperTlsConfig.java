@@ -24,7 +24,7 @@ final class ZooKeeperTlsConfig {
 	private ZooKeeperTlsConfig() {
 	}
 
-	static ZKClientConfig create(ZkLockProperties.Ssl ssl, InvalidZkLockProperty invalid) {
+	static ZKClientConfig create(ZkLockProperties.Ssl ssl, ZkLockPropertyChecks checks) {
 		ZKClientConfig config = new ZKClientConfig();
 		if (!ssl.isEnabled()) {
 			return config;
@@ -34,10 +34,10 @@ final class ZooKeeperTlsConfig {
 		try (ClientX509Util x509 = new ClientX509Util()) {
 			config.setProperty(x509.getSslHostnameVerificationEnabledProperty(),
 					Boolean.toString(ssl.isHostnameVerification()));
-			apply(config, ssl.getKeyStore(), "zklock.zookeeper.ssl.key-store", invalid,
+			apply(config, ssl.getKeyStore(), "zklock.zookeeper.ssl.key-store", checks,
 					x509.getSslKeystoreLocationProperty(), x509.getSslKeystorePasswdProperty(),
 					x509.getSslKeystoreTypeProperty());
-			apply(config, ssl.getTrustStore(), "zklock.zookeeper.ssl.trust-store", invalid,
+			apply(config, ssl.getTrustStore(), "zklock.zookeeper.ssl.trust-store", checks,
 					x509.getSslTruststoreLocationProperty(), x509.getSslTruststorePasswdProperty(),
 					x509.getSslTruststoreTypeProperty());
 		}
@@ -45,13 +45,13 @@ final class ZooKeeperTlsConfig {
 	}
 
 	private static void apply(ZKClientConfig config, ZkLockProperties.Store store, String prefix,
-			InvalidZkLockProperty invalid, String locationKey, String passwordKey, String typeKey) {
+			ZkLockPropertyChecks checks, String locationKey, String passwordKey, String typeKey) {
 		if (store.getLocation() == null || store.getLocation().isBlank()) {
 			return;
 		}
 		Path path = Path.of(store.getLocation());
 		if (!Files.isReadable(path)) {
-			throw invalid.exception(prefix + ".location", store.getLocation(),
+			throw checks.invalid(prefix + ".location", store.getLocation(),
 					"the file does not exist or cannot be read; point it at a readable PKCS12, JKS or PEM file");
 		}
 		check(store, path, prefix);

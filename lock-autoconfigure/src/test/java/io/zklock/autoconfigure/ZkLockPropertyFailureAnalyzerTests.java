@@ -25,7 +25,7 @@ class ZkLockPropertyFailureAnalyzerTests {
 			.addFirst(new SystemEnvironmentPropertySource("test-systemEnvironment",
 					Map.of("ZKLOCK_ZOOKEEPER_SESSIONTIMEOUT", "-1s")));
 		FailureAnalysis analysis = analyze(
-				new InvalidZkLockProperty(this.environment).exception("zklock.zookeeper.session-timeout",
+				new ZkLockPropertyChecks(this.environment).invalid("zklock.zookeeper.session-timeout",
 						java.time.Duration.ofSeconds(-1), "it is negative; set a duration such as '60s'"));
 		assertThat(analysis.getDescription())
 			.startsWith("Invalid value '-1s' for configuration property 'zklock.zookeeper.session-timeout' "

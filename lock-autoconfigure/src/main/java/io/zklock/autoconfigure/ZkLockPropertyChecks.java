@@ -12,7 +12,7 @@ import org.springframework.core.env.Environment;
  * {@link InvalidConfigurationPropertyValueException} for those that are wrong, carrying the
  * value as the user wrote it (see {@link ConfiguredProperty}).
  */
-final class InvalidZkLockProperty {
+final class ZkLockPropertyChecks {
 
 	private final @Nullable Environment environment;
 
@@ -21,7 +21,7 @@ final class InvalidZkLockProperty {
 	 * @param environment where the properties come from, to echo values as written; may be
 	 * {@code null}, then bound values are echoed
 	 */
-	InvalidZkLockProperty(@Nullable Environment environment) {
+	ZkLockPropertyChecks(@Nullable Environment environment) {
 		this.environment = environment;
 	}
 
@@ -33,7 +33,7 @@ final class InvalidZkLockProperty {
 	 * @param reason what is wrong with it and what would be right
 	 * @return the exception
 	 */
-	InvalidConfigurationPropertyValueException exception(String name, @Nullable Object boundValue, String reason) {
+	InvalidConfigurationPropertyValueException invalid(String name, @Nullable Object boundValue, String reason) {
 		Object value = ConfiguredProperty.find(this.environment, name)
 			.map(ConfiguredProperty::value)
 			.orElse(boundValue);
@@ -51,13 +51,13 @@ final class InvalidZkLockProperty {
 	 */
 	int millis(String name, @Nullable Duration value, String example) {
 		if (value == null) {
-			throw exception(name, null, "it is empty; set a duration such as '" + example + "'");
+			throw invalid(name, null, "it is empty; set a duration such as '" + example + "'");
 		}
 		if (value.isNegative()) {
-			throw exception(name, value, "it is negative; set a duration such as '" + example + "'");
+			throw invalid(name, value, "it is negative; set a duration such as '" + example + "'");
 		}
 		if (value.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
-			throw exception(name, value,
+			throw invalid(name, value,
 					"it is longer than " + Integer.MAX_VALUE + " ms; set a duration such as '" + example + "'");
 		}
 		return (int) value.toMillis();
@@ -72,7 +72,7 @@ final class InvalidZkLockProperty {
 	 */
 	int count(String name, int value) {
 		if (value < 0) {
-			throw exception(name, value, "it is negative; set 0 or more");
+			throw invalid(name, value, "it is negative; set 0 or more");
 		}
 		return value;
 	}
