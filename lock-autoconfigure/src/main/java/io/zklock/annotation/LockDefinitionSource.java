@@ -3,11 +3,11 @@ package io.zklock.annotation;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
@@ -18,6 +18,7 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.StringValueResolver;
 
 /**
@@ -50,7 +51,7 @@ final class LockDefinitionSource {
 
 	/**
 	 * The lock definition of {@code method} (the most specific method of the target class).
-	 * @throws IllegalStateException if an annotation is invalid
+	 * @throws InvalidLockAnnotationException if an annotation is invalid
 	 */
 	Optional<GuardDefinition> find(Method method) {
 		GuardDefinition definition = this.cache.computeIfAbsent(method, this::parse);
@@ -67,15 +68,18 @@ final class LockDefinitionSource {
 		}
 		String description = describe(method);
 		if (!locks.isEmpty() && semaphore != null) {
-			throw new IllegalStateException(description + " carries both @DistributedLock and @DistributedSemaphore;"
-					+ " keep one of them");
+			throw new InvalidLockAnnotationException(description,
+					description + " carries both @DistributedLock and @DistributedSemaphore.",
+					"Keep one of them: @DistributedLock for mutual exclusion (or read/write), "
+							+ "@DistributedSemaphore to let several calls run at once.",
+					null);
 		}
 		ReturnKind returnKind = ReturnKind.of(method.getReturnType());
 		if (semaphore != null) {
-			String at = "@DistributedSemaphore on " + description;
+			Site at = new Site("@DistributedSemaphore", description);
 			if (semaphore.permits() < 1) {
-				throw new IllegalStateException(at + " has permits = " + semaphore.permits()
-						+ ": a semaphore needs at least 1 permit");
+				throw at.invalid("has permits = " + semaphore.permits() + ".",
+						"Set permits to 1 or more: the number of calls that may run at once for one path.", null);
 			}
 			checkSkip(semaphore.onFailure(), method, at);
 			KeyedPath path = new KeyedPath(parsePath(semaphore.path(), at), parseKey(semaphore.key(), at),
@@ -83,13 +87,14 @@ final class LockDefinitionSource {
 			return new SemaphoreDefinition(path, semaphore.permits(), parseWait(semaphore.waitTime(), at),
 					semaphore.onFailure(), returnKind, description);
 		}
-		String at = "@DistributedLock on " + description;
+		Site at = new Site("@DistributedLock", description);
 		List<LockSpec> specs = new ArrayList<>();
 		Duration wait = null;
 		Set<OnLockFailure> onFailure = locks.stream().map(DistributedLock::onFailure).collect(Collectors.toSet());
 		if (onFailure.size() > 1) {
-			throw new IllegalStateException("The @DistributedLock annotations on " + description
-					+ " disagree on onFailure " + onFailure + "; they are taken together, so give them one");
+			throw new InvalidLockAnnotationException(description, "The @DistributedLock annotations on "
+					+ description + " disagree on onFailure " + new TreeSet<>(onFailure) + ".",
+					"Give them one onFailure: they are taken together, all or nothing.", null);
 		}
 		for (DistributedLock lock : locks) {
 			specs.add(new LockSpec(new KeyedPath(parsePath(lock.path(), at), parseKey(lock.key(), at), lock.key()),
@@ -104,29 +109,30 @@ final class LockDefinitionSource {
 		return new LockDefinition(List.copyOf(specs), wait, policy, returnKind, description);
 	}
 
-	private static void checkSkip(OnLockFailure onFailure, Method method, String at) {
-		if (onFailure == OnLockFailure.SKIP && method.getReturnType().isPrimitive()
-				&& method.getReturnType() != void.class) {
-			throw new IllegalStateException(at + " has onFailure = SKIP but returns " + method.getReturnType()
-					+ ", which has no empty value: return its wrapper type (" + wrapperName(method.getReturnType())
-					+ "), an Optional, or use onFailure = THROW");
+	private static void checkSkip(OnLockFailure onFailure, Method method, Site at) {
+		Class<?> returnType = method.getReturnType();
+		if (onFailure == OnLockFailure.SKIP && returnType.isPrimitive() && returnType != void.class) {
+			throw at.invalid("has onFailure = SKIP but returns " + returnType + ", which has no empty value.",
+					"Return its wrapper type (" + ClassUtils.resolvePrimitiveIfNecessary(returnType).getSimpleName()
+							+ ") or an Optional, so that a skipped call can return null or Optional.empty(), "
+							+ "or use onFailure = THROW.",
+					null);
 		}
 	}
 
-	private static String wrapperName(Class<?> primitive) {
-		return org.springframework.util.ClassUtils.resolvePrimitiveIfNecessary(primitive).getSimpleName();
-	}
-
-	private String parsePath(String path, String at) {
+	private String parsePath(String path, Site at) {
 		try {
 			return LockPaths.normalize(path, this.rootPath);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException(at + " has an invalid path: " + ex.getMessage(), ex);
+			throw at.invalid("has an invalid path '" + path + "': " + ex.getMessage() + ".",
+					"Write path as '/'-separated non-empty names without '.' or '..', such as 'orders' or "
+							+ "'billing/invoices'; put the variable part in key.",
+					ex);
 		}
 	}
 
-	private Expression parseKey(String key, String at) {
+	private Expression parseKey(String key, Site at) {
 		if (key.isBlank()) {
 			return null;
 		}
@@ -134,20 +140,24 @@ final class LockDefinitionSource {
 			return this.parser.parseExpression(key);
 		}
 		catch (ParseException ex) {
-			throw new IllegalStateException(at + " has an invalid key expression '" + key + "': " + ex.getMessage()
-					+ "; write SpEL over the arguments, such as '#order.id' or '#p0'", ex);
+			throw at.invalid("has an invalid key expression '" + key + "': " + ex.getMessage() + ".",
+					"Write key as SpEL over the method's arguments, such as '#order.id', '#p0' or "
+							+ "'#tenant + \':\' + #id'.",
+					ex);
 		}
 	}
 
-	private Duration parseWait(String waitTime, String at) {
+	private Duration parseWait(String waitTime, Site at) {
 		String text = waitTime.trim();
 		if (this.placeholders != null && text.contains("${")) {
 			try {
 				text = this.placeholders.resolveStringValue(text);
 			}
 			catch (IllegalArgumentException ex) {
-				throw new IllegalStateException(at + " has a waitTime '" + waitTime + "' whose placeholder cannot be "
-						+ "resolved: " + ex.getMessage(), ex);
+				throw at.invalid("has a waitTime '" + waitTime + "' whose placeholder cannot be resolved: "
+						+ ex.getMessage() + ".",
+						"Define the property, or give the placeholder a default such as '${orders.lock-wait:5s}'.",
+						ex);
 			}
 		}
 		if (text == null || text.isBlank()) {
@@ -158,20 +168,34 @@ final class LockDefinitionSource {
 			wait = DurationStyle.detectAndParse(text.trim());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException(at + " has an invalid waitTime '" + waitTime
-					+ "': use a duration such as '5s', '250ms', 'PT1M', or '0' to try once", ex);
+			throw at.invalid("has an invalid waitTime '" + waitTime + "'" + resolvedTo(waitTime, text)
+					+ ": it is not a duration.", "Write waitTime as a duration such as '5s', '250ms' or 'PT1M', "
+							+ "'0' to try once, or leave it empty for zklock.default-wait-time.",
+					ex);
 		}
 		if (wait.isNegative()) {
-			throw new IllegalStateException(at + " has a negative waitTime '" + waitTime
-					+ "': use '0' to try once, or a positive duration such as '5s'");
+			throw at.invalid("has a negative waitTime '" + waitTime + "'" + resolvedTo(waitTime, text) + ".",
+					"Use '0' to try once, or a positive duration such as '5s'.", null);
 		}
 		return wait;
 	}
 
+	private static String resolvedTo(String waitTime, String resolved) {
+		return waitTime.trim().equals(resolved.trim()) ? "" : " (resolved to '" + resolved.trim() + "')";
+	}
+
 	static String describe(Method method) {
-		return method.getDeclaringClass().getSimpleName() + "." + method.getName() + "("
-				+ Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", "))
-				+ ")";
+		return LockedMethods.describe(method);
+	}
+
+	/** Where an annotation sits, for messages: {@code "@DistributedLock on Type.method(Params)"}. */
+	private record Site(String annotation, String methodDescription) {
+
+		InvalidLockAnnotationException invalid(String problem, String action, Throwable cause) {
+			return new InvalidLockAnnotationException(this.methodDescription,
+					this.annotation + " on " + this.methodDescription + " " + problem, action, cause);
+		}
+
 	}
 
 }

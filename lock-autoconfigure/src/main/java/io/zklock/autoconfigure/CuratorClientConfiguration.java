@@ -4,8 +4,10 @@ import org.apache.curator.framework.CuratorFramework;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * The Curator client, built from {@code zklock.zookeeper.*} unless the application (or
@@ -28,8 +30,10 @@ class CuratorClientConfiguration {
 
 	@Bean(destroyMethod = "close")
 	CuratorFramework zkLockCuratorFramework(ZkLockProperties properties, ZkLockConnectionDetails connectionDetails,
-			CuratorSafeNotifyExecutor safeNotifyExecutor, ObjectProvider<CuratorFrameworkCustomizer> customizers) {
-		return new CuratorClientFactory(properties, connectionDetails.getConnectString())
+			CuratorSafeNotifyExecutor safeNotifyExecutor, ObjectProvider<CuratorFrameworkCustomizer> customizers,
+			Environment environment, ObjectProvider<LoggingSystem> loggingSystem) {
+		return new CuratorClientFactory(properties, connectionDetails, new ZkLockPropertyChecks(environment),
+				loggingSystem.getIfAvailable(() -> LoggingSystem.get(CuratorClientConfiguration.class.getClassLoader())))
 			.createAndStart(safeNotifyExecutor.getExecutor(), customizers.orderedStream().toList());
 	}
 

@@ -10,11 +10,16 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.logging.LoggingSystem;
 
 /**
- * Builds and starts zklock's {@link CuratorFramework} from {@link ZkLockProperties}, and
- * fails with a message that names the ensemble and the property to change when the
- * ensemble cannot be reached in time.
+ * Builds and starts zklock's {@link CuratorFramework} from {@link ZkLockProperties}. Checks
+ * the connect string and durations first, so a typo fails at once; while the client connects,
+ * the ZooKeeper client's retry logs are silenced ({@link ClientConnectLogs}), and when the
+ * ensemble cannot be reached in time, start-up fails with a message that names the ensemble,
+ * what each server did, and the property to change.
  */
 final class CuratorClientFactory {
 
@@ -22,73 +27,126 @@ final class CuratorClientFactory {
 
 	private final String rootPath;
 
-	private final String connectString;
+	private final ZkLockConnectionDetails connectionDetails;
 
-	CuratorClientFactory(ZkLockProperties properties, String connectString) {
+	private final ZkLockPropertyChecks checks;
+
+	private final @Nullable LoggingSystem loggingSystem;
+
+	/**
+	 * Creates the factory.
+	 * @param properties zklock's properties
+	 * @param connectionDetails where the ensemble is
+	 * @param checks checks property values and builds the exceptions for invalid ones
+	 * @param loggingSystem the application's logging system, to silence the client while it
+	 * connects; {@code null} to leave logging alone
+	 */
+	CuratorClientFactory(ZkLockProperties properties, ZkLockConnectionDetails connectionDetails,
+			ZkLockPropertyChecks checks, @Nullable LoggingSystem loggingSystem) {
 		this.properties = properties.getZookeeper();
 		this.rootPath = properties.getRootPath();
-		this.connectString = connectString;
+		this.connectionDetails = connectionDetails;
+		this.checks = checks;
+		this.loggingSystem = loggingSystem;
 	}
 
 	CuratorFramework createAndStart(ExecutorService safeNotifyExecutor, List<CuratorFrameworkCustomizer> customizers) {
+		String connectString = this.connectionDetails.getConnectString();
+		ConnectString ensemble = parse(connectString);
+		// from here on the ZooKeeper client logs (its TLS utilities as soon as its configuration exists)
+		Runnable restoreLogs = ClientConnectLogs.silence(this.loggingSystem);
+		try {
+			int waitMillis = this.checks.millis("zklock.zookeeper.block-until-connected",
+					this.properties.getBlockUntilConnected(), "30s");
+			CuratorFramework client = build(connectString, customizers, safeNotifyExecutor);
+			if (connect(client, connectString, waitMillis)) {
+				return client;
+			}
+			throw unreachable(connectString, ensemble, waitMillis);
+		}
+		finally {
+			restoreLogs.run();
+		}
+	}
+
+	private CuratorFramework build(String connectString, List<CuratorFrameworkCustomizer> customizers,
+			ExecutorService safeNotifyExecutor) {
 		ZkLockProperties.Retry retry = this.properties.getRetry();
 		String namespace = this.properties.getNamespace();
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-			.connectString(this.connectString)
+			.connectString(connectString)
 			.namespace((namespace != null && !namespace.isBlank()) ? namespace : null)
-			.sessionTimeoutMs(toMillis(this.properties.getSessionTimeout(), "zklock.zookeeper.session-timeout"))
-			.connectionTimeoutMs(
-					toMillis(this.properties.getConnectionTimeout(), "zklock.zookeeper.connection-timeout"))
+			.sessionTimeoutMs(this.checks.millis("zklock.zookeeper.session-timeout",
+					this.properties.getSessionTimeout(), "60s"))
+			.connectionTimeoutMs(this.checks.millis("zklock.zookeeper.connection-timeout",
+					this.properties.getConnectionTimeout(), "15s"))
 			.retryPolicy(new BoundedExponentialBackoffRetry(
-					toMillis(retry.getBaseSleep(), "zklock.zookeeper.retry.base-sleep"),
-					toMillis(retry.getMaxSleep(), "zklock.zookeeper.retry.max-sleep"), retry.getMaxRetries()))
+					this.checks.millis("zklock.zookeeper.retry.base-sleep", retry.getBaseSleep(), "100ms"),
+					this.checks.millis("zklock.zookeeper.retry.max-sleep", retry.getMaxSleep(), "5s"),
+					this.checks.count("zklock.zookeeper.retry.max-retries", retry.getMaxRetries())))
 			.runSafeService(safeNotifyExecutor)
 			.connectionStateErrorPolicy(
 					(this.properties.getConnectionStateErrorPolicy() == ZkLockProperties.ConnectionStateErrorPolicy.SESSION)
 							? new SessionConnectionStateErrorPolicy() : new StandardConnectionStateErrorPolicy())
-			.zkClientConfig(ZooKeeperTlsConfig.create(this.properties.getSsl()));
+			.zkClientConfig(ZooKeeperTlsConfig.create(this.properties.getSsl(), this.checks));
 		ZkLockProperties.Auth auth = this.properties.getAuth();
 		if (auth.isConfigured()) {
 			builder.authorization(auth.getScheme(), auth.getCredentials().getBytes(StandardCharsets.UTF_8))
 				.aclProvider(new LockNodeAclProvider(builder.getNamespace(), this.rootPath));
 		}
 		customizers.forEach((customizer) -> customizer.customize(builder));
-		CuratorFramework client = builder.build();
-		client.start();
-		long waitMillis = this.properties.getBlockUntilConnected().toMillis();
-		boolean connected;
+		return builder.build();
+	}
+
+	/** Starts the client and waits for it; closes it unless it connected. */
+	private static boolean connect(CuratorFramework client, String connectString, int waitMillis) {
+		boolean connected = false;
 		try {
-			connected = client.blockUntilConnected((int) Math.min(waitMillis, Integer.MAX_VALUE),
-					TimeUnit.MILLISECONDS);
+			client.start();
+			connected = client.blockUntilConnected(waitMillis, TimeUnit.MILLISECONDS);
+			return connected;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			client.close();
-			throw new ZooKeeperConnectionException(this.connectString,
-					"Interrupted while connecting to ZooKeeper at '" + this.connectString + "'.",
+			throw new ZooKeeperConnectionException(connectString,
+					"Interrupted while connecting to ZooKeeper at '" + connectString + "'.",
 					"Start the application again.", ex);
 		}
-		if (!connected) {
-			client.close();
-			throw new ZooKeeperConnectionException(this.connectString,
-					"Could not connect to the ZooKeeper ensemble at '" + this.connectString + "' within "
-							+ this.properties.getBlockUntilConnected().toMillis() + " ms"
-							+ (this.properties.getSsl().isEnabled() ? " over TLS." : "."),
-					"Check that the ensemble is running and reachable and that zklock.zookeeper.connect-string is "
-							+ "right" + (this.properties.getSsl().isEnabled()
-									? " and serves TLS on that port (zklock.zookeeper.ssl.*)" : "")
-							+ "; to wait longer at start-up, raise zklock.zookeeper.block-until-connected.",
-					null);
+		finally {
+			if (!connected) {
+				client.close();
+			}
 		}
-		return client;
 	}
 
-	private static int toMillis(java.time.Duration duration, String property) {
-		if (duration == null || duration.isNegative() || duration.toMillis() > Integer.MAX_VALUE) {
-			throw new ZkLockConfigurationException(property, "Invalid " + property + "=" + duration + ".",
-					"Set " + property + " to a positive duration such as '15s'.", null);
+	private ConnectString parse(String connectString) {
+		try {
+			return ConnectString.parse(connectString);
 		}
-		return (int) duration.toMillis();
+		catch (IllegalArgumentException ex) {
+			String rule = "write host:port pairs separated by commas, optionally followed by a chroot path, such as "
+					+ "'zk1:2181,zk2:2181,zk3:2181' or 'zk1:2181/apps'";
+			if (this.connectionDetails instanceof PropertiesZkLockConnectionDetails) {
+				throw this.checks.invalid("zklock.zookeeper.connect-string", connectString,
+						ex.getMessage() + "; " + rule + ", or set zklock.zookeeper.embedded.enabled=true for an "
+								+ "in-process server");
+			}
+			throw new ZkLockStartupException(
+					"The ZooKeeper connect string '" + connectString + "' of the "
+							+ this.connectionDetails.getClass().getName() + " bean is invalid: " + ex.getMessage() + ".",
+					"Make the ZkLockConnectionDetails bean return a valid connect string: " + rule + ".", ex);
+		}
+	}
+
+	private ZooKeeperConnectionException unreachable(String connectString, ConnectString ensemble, int waitMillis) {
+		boolean tls = this.properties.getSsl().isEnabled();
+		return new ZooKeeperConnectionException(connectString,
+				"Could not connect to the ZooKeeper ensemble at '" + connectString + "' within " + waitMillis + " ms"
+						+ (tls ? " over TLS" : "") + " (" + EnsembleProbe.describe(ensemble.servers()) + ").",
+				"Check that the ensemble is running and reachable and that zklock.zookeeper.connect-string is right"
+						+ (tls ? " and serves TLS on that port (zklock.zookeeper.ssl.*)" : "")
+						+ "; to wait longer at start-up, raise zklock.zookeeper.block-until-connected.",
+				null);
 	}
 
 }

@@ -36,6 +36,11 @@ class DistributedLockConfiguration {
 			ObjectProvider<ILockByCurator> locks, ObjectProvider<SemaphoreByCurator> semaphores,
 			ObjectProvider<SkippedCallListener> skipListeners, BeanFactory beanFactory) {
 		ZkLockProperties properties = Binder.get(environment).bindOrCreate("zklock", ZkLockProperties.class);
+		if (properties.getDefaultWaitTime() == null || properties.getDefaultWaitTime().isNegative()) {
+			throw new ZkLockPropertyChecks(environment).invalid("zklock.default-wait-time",
+					properties.getDefaultWaitTime(), "it is " + ((properties.getDefaultWaitTime() == null) ? "empty"
+							: "negative") + "; set '0' to try once, or a duration such as '30s'");
+		}
 		AnnotationSettings settings = new AnnotationSettings(properties.getDefaultWaitTime(),
 				properties.getOnLockLost(), properties.isReleaseAfterTransaction());
 		DistributedLockAdvisor advisor = new DistributedLockAdvisor(locks::getObject, semaphores::getObject,

@@ -11,26 +11,30 @@ import io.zklock.lock.LockListener;
 import io.zklock.lock.SemaphoreByCurator;
 import io.zklock.lock.SharedLockByCurator;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Fallback;
 import org.springframework.context.annotation.Primary;
+import org.springframework.core.env.Environment;
 
 /**
  * The lock beans. {@link ExclusiveLockByCurator} is primary, so an unqualified
  * {@link ILockByCurator} injection point gets it; it backs off when the application defines
  * any {@link ILockByCurator} of its own (other than a {@link SharedLockByCurator}).
- * {@link SharedLockByCurator} is a fallback candidate for unqualified injection.
+ * {@link SharedLockByCurator} is a fallback candidate for unqualified injection. The client
+ * they lock through is chosen by {@link LockClientResolver}.
  */
 @Configuration(proxyBeanMethods = false)
 class LockBeansConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockCoordinator zkLockCoordinator(CuratorFramework curatorFramework, ZkLockProperties properties,
-			ObjectProvider<LockListener> listeners) {
+	LockCoordinator zkLockCoordinator(ListableBeanFactory beanFactory, ZkLockProperties properties,
+			Environment environment, ObjectProvider<LockListener> listeners) {
+		CuratorFramework curatorFramework = LockClientResolver.resolve(beanFactory);
 		String instanceId = properties.getInstanceId();
 		byte[] nodeData = (instanceId != null) ? instanceId.getBytes(StandardCharsets.UTF_8) : new byte[0];
 		LockCoordinator coordinator;
@@ -38,8 +42,11 @@ class LockBeansConfiguration {
 			coordinator = new LockCoordinator(curatorFramework, properties.getRootPath(), nodeData);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new ZkLockConfigurationException("zklock.root-path", ex.getMessage() + ".",
-					"Set zklock.root-path to an absolute ZooKeeper path such as '/locks'.", ex);
+			// "Lock root 'x' is invalid: <rule>": the analysis names the property and value itself
+			String message = ex.getMessage();
+			int rule = message.indexOf("is invalid: ");
+			throw new ZkLockPropertyChecks(environment).invalid("zklock.root-path", properties.getRootPath(),
+					(rule >= 0) ? message.substring(rule + "is invalid: ".length()) : message);
 		}
 		if (properties.getZookeeper().getAuth().isConfigured()) {
 			LockRootAclCheck.check(curatorFramework, coordinator.getRoot().path(),

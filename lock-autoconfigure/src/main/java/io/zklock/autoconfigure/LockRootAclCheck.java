@@ -32,13 +32,13 @@ final class LockRootAclCheck {
 			acl = client.getACL().forPath(rootPath);
 		}
 		catch (KeeperException.NoAuthException ex) {
-			throw new ZkLockConfigurationException("zklock.zookeeper.auth.credentials",
+			throw new ZkLockStartupException(
 					"The credentials in zklock.zookeeper.auth.credentials may not read the ACL of the lock root "
 							+ rootPath + ": it was created by other credentials.",
 					"Use the credentials that created " + rootPath + ", or choose another zklock.root-path.", ex);
 		}
 		catch (Exception ex) {
-			throw new ZkLockConfigurationException("zklock.root-path",
+			throw new ZkLockStartupException(
 					"Could not read the ACL of the lock root " + rootPath + ": " + ex + ".",
 					"Check that the ensemble is reachable and zklock.root-path is right.", ex);
 		}
@@ -53,7 +53,7 @@ final class LockRootAclCheck {
 		String action = "Re-create " + rootPath + " with these credentials (delete it while no lock is held), "
 				+ "or set its ACL to the authenticated id with setAcl.";
 		if (failOnOpenAcl) {
-			throw new ZkLockConfigurationException("zklock.zookeeper.auth.fail-on-open-acl", description, action, null);
+			throw new ZkLockStartupException(description, action, null);
 		}
 		logger.warn(description + " " + action + " (zklock.zookeeper.auth.fail-on-open-acl=true fails start-up instead.)");
 	}

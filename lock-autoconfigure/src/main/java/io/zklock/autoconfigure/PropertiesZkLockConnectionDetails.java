@@ -1,7 +1,8 @@
 package io.zklock.autoconfigure;
 
 /**
- * {@link ZkLockConnectionDetails} from {@code zklock.zookeeper.connect-string}.
+ * {@link ZkLockConnectionDetails} from {@code zklock.zookeeper.connect-string}. The value is
+ * checked when the client is built, which reports a bad one against the property.
  */
 final class PropertiesZkLockConnectionDetails implements ZkLockConnectionDetails {
 
@@ -13,15 +14,7 @@ final class PropertiesZkLockConnectionDetails implements ZkLockConnectionDetails
 
 	@Override
 	public String getConnectString() {
-		String connectString = this.properties.getConnectString();
-		if (connectString == null || connectString.isBlank()) {
-			throw new ZkLockConfigurationException("zklock.zookeeper.connect-string",
-					"zklock.zookeeper.connect-string is empty.",
-					"Set it to the ensemble's host:port pairs, such as 'zk1:2181,zk2:2181,zk3:2181', "
-							+ "or set zklock.zookeeper.embedded.enabled=true for an in-process server.",
-					null);
-		}
-		return connectString;
+		return this.properties.getConnectString();
 	}
 
 }

@@ -14,11 +14,12 @@ import org.springframework.context.annotation.Import;
  * {@link CuratorFramework} (unless the application has one), the lock beans
  * ({@link io.zklock.lock.ExclusiveLockByCurator}, {@link io.zklock.lock.SharedLockByCurator},
  * and thereby an unqualified {@link io.zklock.lock.ILockByCurator}) and the
- * {@link io.zklock.annotation.DistributedLock} interceptor.
+ * {@link io.zklock.annotation.DistributedLock} interceptor. Runs after Spring Cloud
+ * Zookeeper's auto-configuration, so that its client is reused instead of a second one built.
  *
  * @author zklock
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration")
 @ConditionalOnClass(CuratorFramework.class)
 @ConditionalOnBooleanProperty(name = "zklock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(ZkLockProperties.class)

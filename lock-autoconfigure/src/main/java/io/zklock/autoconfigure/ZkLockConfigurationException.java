@@ -2,7 +2,14 @@ package io.zklock.autoconfigure;
 
 /**
  * Thrown at start-up when a {@code zklock.*} property holds a value zklock cannot use.
+ *
+ * @deprecated zklock reports invalid property values with Spring Boot's
+ * {@link org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException},
+ * whose failure analysis shows the value as written and where it was written; use that, or
+ * {@link ZkLockStartupException} for a failure that is not one property's value. Kept until
+ * the last caller moves.
  */
+@Deprecated(forRemoval = true)
 public class ZkLockConfigurationException extends ZkLockStartupException {
 
 	private final String property;

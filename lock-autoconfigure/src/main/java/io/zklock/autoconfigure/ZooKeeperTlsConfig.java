@@ -14,7 +14,8 @@ import org.apache.zookeeper.common.ClientX509Util;
  * {@code zklock.zookeeper.ssl.*}: TLS over the Netty client socket, with the key and trust
  * stores set on this client only, never as JVM-wide system properties. Stores are opened
  * up front so that a wrong path or password fails start-up with a clear message instead of
- * a connection that never comes up.
+ * a connection that never comes up: a missing file as an invalid {@code …location} value,
+ * a store that does not open (wrong password or type) as a {@link ZkLockStartupException}.
  */
 final class ZooKeeperTlsConfig {
 
@@ -23,7 +24,7 @@ final class ZooKeeperTlsConfig {
 	private ZooKeeperTlsConfig() {
 	}
 
-	static ZKClientConfig create(ZkLockProperties.Ssl ssl) {
+	static ZKClientConfig create(ZkLockProperties.Ssl ssl, ZkLockPropertyChecks checks) {
 		ZKClientConfig config = new ZKClientConfig();
 		if (!ssl.isEnabled()) {
 			return config;
@@ -33,9 +34,10 @@ final class ZooKeeperTlsConfig {
 		try (ClientX509Util x509 = new ClientX509Util()) {
 			config.setProperty(x509.getSslHostnameVerificationEnabledProperty(),
 					Boolean.toString(ssl.isHostnameVerification()));
-			apply(config, ssl.getKeyStore(), "zklock.zookeeper.ssl.key-store", x509.getSslKeystoreLocationProperty(),
-					x509.getSslKeystorePasswdProperty(), x509.getSslKeystoreTypeProperty());
-			apply(config, ssl.getTrustStore(), "zklock.zookeeper.ssl.trust-store",
+			apply(config, ssl.getKeyStore(), "zklock.zookeeper.ssl.key-store", checks,
+					x509.getSslKeystoreLocationProperty(), x509.getSslKeystorePasswdProperty(),
+					x509.getSslKeystoreTypeProperty());
+			apply(config, ssl.getTrustStore(), "zklock.zookeeper.ssl.trust-store", checks,
 					x509.getSslTruststoreLocationProperty(), x509.getSslTruststorePasswdProperty(),
 					x509.getSslTruststoreTypeProperty());
 		}
@@ -43,15 +45,14 @@ final class ZooKeeperTlsConfig {
 	}
 
 	private static void apply(ZKClientConfig config, ZkLockProperties.Store store, String prefix,
-			String locationKey, String passwordKey, String typeKey) {
+			ZkLockPropertyChecks checks, String locationKey, String passwordKey, String typeKey) {
 		if (store.getLocation() == null || store.getLocation().isBlank()) {
 			return;
 		}
 		Path path = Path.of(store.getLocation());
 		if (!Files.isReadable(path)) {
-			throw new ZkLockConfigurationException(prefix + ".location",
-					"The TLS store " + prefix + ".location=" + store.getLocation() + " does not exist or cannot be read.",
-					"Point " + prefix + ".location at a readable PKCS12, JKS or PEM file.", null);
+			throw checks.invalid(prefix + ".location", store.getLocation(),
+					"the file does not exist or cannot be read; point it at a readable PKCS12, JKS or PEM file");
 		}
 		check(store, path, prefix);
 		config.setProperty(locationKey, store.getLocation());
@@ -75,10 +76,11 @@ final class ZooKeeperTlsConfig {
 			keyStore.load(in, (store.getPassword() != null) ? store.getPassword().toCharArray() : null);
 		}
 		catch (Exception ex) {
-			throw new ZkLockConfigurationException(prefix + ".location",
+			throw new ZkLockStartupException(
 					"The TLS store " + prefix + ".location=" + store.getLocation() + " cannot be opened as " + type
 							+ ": " + ex.getMessage() + ".",
-					"Check " + prefix + ".password and " + prefix + ".type.", ex);
+					"Check " + prefix + ".password, and " + prefix + ".type if the file is not a " + type + " store.",
+					ex);
 		}
 	}
 

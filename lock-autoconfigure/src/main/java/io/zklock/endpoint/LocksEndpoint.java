@@ -3,15 +3,18 @@ package io.zklock.endpoint;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import org.apache.curator.CuratorZookeeperClient;
 import org.jspecify.annotations.Nullable;
 
 import io.zklock.lock.HeldLock;
 import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.LockPaths;
 import io.zklock.lock.LockQueue;
 import io.zklock.lock.LockQueueInspector;
 import io.zklock.lock.QueuedNode;
@@ -33,6 +36,11 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
  * they are served ({@link LockQueueDescriptor}). A lock path that is invalid answers
  * {@code 400}.</li>
  * </ul>
+ * Lock paths appear twice: {@code lockPath} as stored, where a {@code @DistributedLock} key
+ * holding {@code '/'} or {@code '%'} is one encoded segment ({@code "orders/a%2Fb"} for the key
+ * {@code "a/b"}), and {@code displayPath} with every segment decoded ({@code "orders/a/b"}),
+ * for people. The URL takes the stored form, each segment URL-encoded as usual:
+ * {@code /actuator/locks/orders/a%252Fb}.
  * Listing held locks makes no ZooKeeper call; reading a queue makes one call per lock node
  * plus two, and fails while ZooKeeper is unreachable. Thread-safe.
  */
@@ -64,9 +72,9 @@ public class LocksEndpoint {
 		Instant now = Instant.now();
 		List<HeldLockDescriptor> locks = this.coordinator.getHeldLocks()
 			.stream()
-			.map((held) -> new HeldLockDescriptor(held.lockPath(), held.lockName(), held.mode(), held.fencingToken(),
-					held.acquiredAt(), millisBetween(held.acquiredAt(), now), held.holderThread(), held.holdCount(),
-					held.nodePath()))
+			.map((held) -> new HeldLockDescriptor(held.lockPath(), displayPath(held.lockPath()), held.lockName(),
+					held.mode(), held.fencingToken(), held.acquiredAt(), millisBetween(held.acquiredAt(), now),
+					held.holderThread(), held.holdCount(), held.nodePath()))
 			.toList();
 		long sessionId = currentSessionId();
 		return new HeldLocksDescriptor(now, (sessionId != 0) ? hex(sessionId) : null,
@@ -75,7 +83,8 @@ public class LocksEndpoint {
 
 	/**
 	 * Reads the queue of one lock path from ZooKeeper.
-	 * @param lockPath the lock path's segments, such as {@code ["orders", "42"]}
+	 * @param lockPath the lock path's segments as stored, such as {@code ["orders", "42"]} or
+	 * {@code ["orders", "a%2Fb"]}
 	 * @return the queue, and the lock paths one level below
 	 * @throws InvalidEndpointRequestException if the lock path is invalid
 	 * @throws IllegalStateException if ZooKeeper fails or cannot be reached
@@ -106,7 +115,13 @@ public class LocksEndpoint {
 					node.fencingToken(), node.createdAt(), millisBetween(node.createdAt(), now), hex(node.sessionId()),
 					node.data(), thisInstance, thisInstance ? holderThreads.get(node.fencingToken()) : null));
 		}
-		return new LockQueueDescriptor(now, queue.lockPath(), queue.zooKeeperPath(), nodes, queue.childLockPaths());
+		return new LockQueueDescriptor(now, queue.lockPath(), displayPath(queue.lockPath()), queue.zooKeeperPath(),
+				nodes, queue.childLockPaths());
+	}
+
+	/** The lock path with each segment decoded, for people to read. */
+	static String displayPath(String lockPath) {
+		return Arrays.stream(lockPath.split("/", -1)).map(LockPaths::decodeSegment).collect(Collectors.joining("/"));
 	}
 
 	private long currentSessionId() {

@@ -39,7 +39,7 @@ class DistributedLockAsyncTests extends ZkAnnotationTest {
 		.withUserConfiguration(AsyncConfiguration.class);
 
 	@Test
-	void completionStageHoldsTheLockUntilItCompletesAndReleasesOnTheCompletingThread() {
+	void shouldHoldTheLockOfAStageUntilItCompletesAndReleaseOnTheCompletingThread() {
 		this.contextRunner.run((context) -> {
 			Reports reports = context.getBean(Reports.class);
 			AtomicReference<String> releasedOn = new AtomicReference<>();
@@ -63,7 +63,7 @@ class DistributedLockAsyncTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void cancellingTheReturnedStageCancelsTheMethodsStageAndReleases() {
+	void shouldCancelTheMethodsStageAndReleaseWhenTheReturnedStageIsCancelled() {
 		this.contextRunner.run((context) -> {
 			Reports reports = context.getBean(Reports.class);
 			CompletableFuture<String> pending = new CompletableFuture<>();
@@ -75,7 +75,7 @@ class DistributedLockAsyncTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void failedStageReleasesTheLockToo() {
+	void shouldReleaseTheLockOfAFailedStage() {
 		this.contextRunner.run((context) -> {
 			Reports reports = context.getBean(Reports.class);
 			CompletableFuture<String> pending = new CompletableFuture<>();
@@ -87,7 +87,7 @@ class DistributedLockAsyncTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void monoTakesTheLockOnSubscriptionAndReleasesOnCompletion() {
+	void shouldTakeTheLockOfAMonoOnSubscriptionAndReleaseOnCompletion() {
 		this.contextRunner.run((context) -> {
 			Reports reports = context.getBean(Reports.class);
 			Mono<String> mono = reports.mono();
@@ -99,7 +99,7 @@ class DistributedLockAsyncTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void fluxReleasesOnErrorAndOnCancel() {
+	void shouldReleaseTheLockOfAFluxOnErrorAndOnCancel() {
 		this.contextRunner.run((context) -> {
 			Reports reports = context.getBean(Reports.class);
 			StepVerifier.create(reports.failingFlux()).expectNext(1).verifyErrorMessage("boom");
@@ -112,7 +112,7 @@ class DistributedLockAsyncTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void asyncMethodRunsUnderTheLockOnTheExecutorThread() {
+	void shouldRunAnAsyncMethodUnderTheLockOnTheExecutorThread() {
 		this.contextRunner.run((context) -> {
 			Reports reports = context.getBean(Reports.class);
 			String result = reports.async().get(10, TimeUnit.SECONDS);

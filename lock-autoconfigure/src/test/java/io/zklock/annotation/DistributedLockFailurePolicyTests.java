@@ -42,7 +42,7 @@ class DistributedLockFailurePolicyTests extends ZkAnnotationTest {
 		.withUserConfiguration(PolicyConfiguration.class);
 
 	@Test
-	void skipReturnsNothingAsFitsTheReturnTypeWithoutRunningTheMethod() {
+	void shouldSkipReturningNothingAsFitsTheReturnTypeWithoutRunningTheMethod() {
 		this.contextRunner.run((context) -> {
 			Jobs jobs = context.getBean(Jobs.class);
 			List<SkippedCall> skipped = context.getBean(SkippedCalls.class).calls;
@@ -69,7 +69,7 @@ class DistributedLockFailurePolicyTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void collectionKeyLocksEveryElementInCanonicalOrder() {
+	void shouldLockEveryElementOfACollectionKeyInCanonicalOrder() {
 		this.contextRunner.run((context) -> {
 			Jobs jobs = context.getBean(Jobs.class);
 			assertThat(jobs.items(List.of("b", "a", "b", "c"))).containsExactly("items/a", "items/b", "items/c");
@@ -78,7 +78,7 @@ class DistributedLockFailurePolicyTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void severalLocksAreAllOrNothing() {
+	void shouldTakeSeveralLocksAllOrNothing() {
 		this.contextRunner.run((context) -> {
 			Jobs jobs = context.getBean(Jobs.class);
 			CuratorFramework client = context.getBean(CuratorFramework.class);
@@ -97,7 +97,7 @@ class DistributedLockFailurePolicyTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void repeatedAndComposedAnnotationsAreTakenInCanonicalOrder() {
+	void shouldTakeRepeatedAndComposedAnnotationsInCanonicalOrder() {
 		this.contextRunner.run((context) -> {
 			Jobs jobs = context.getBean(Jobs.class);
 			assertThat(jobs.repeated()).containsExactly("accounts/1:WRITE", "ledger:EXCLUSIVE");
@@ -106,7 +106,7 @@ class DistributedLockFailurePolicyTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void emptyCollectionKeyIsRefusedNamingTheExpression() {
+	void shouldRefuseAnEmptyCollectionKeyNamingTheExpression() {
 		this.contextRunner.run((context) -> assertThatExceptionOfType(IllegalArgumentException.class)
 			.isThrownBy(() -> context.getBean(Jobs.class).items(List.of()))
 			.withMessageContaining("'#ids'")
@@ -114,13 +114,13 @@ class DistributedLockFailurePolicyTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void skipOnPrimitiveReturnTypeIsRefusedAtStartUp() {
+	void shouldRefuseSkipOnAPrimitiveReturnTypeAtStartUp() {
 		startWith(PrimitiveSkipConfiguration.class, "@DistributedLock on PrimitiveSkip.count() has onFailure = SKIP "
 				+ "but returns int", "(Integer)");
 	}
 
 	@Test
-	void disagreeingRepeatedAnnotationsAreRefusedAtStartUp() {
+	void shouldRefuseDisagreeingRepeatedAnnotationsAtStartUp() {
 		startWith(DisagreeingConfiguration.class, "Disagreeing.work()", "disagree on onFailure");
 	}
 

@@ -57,7 +57,7 @@ class DistributedLockLossTests {
 	}
 
 	@Test
-	void failReplacesTheResultWhenTheSessionExpiredDuringTheCall() {
+	void shouldReplaceTheResultWithFailureWhenTheSessionExpiredDuringTheCall() {
 		runner("fail").run((context) -> {
 			Job job = context.getBean(Job.class);
 			CompletableFuture<String> call = CompletableFuture.supplyAsync(job::run);
@@ -76,7 +76,7 @@ class DistributedLockLossTests {
 	}
 
 	@Test
-	void failKeepsTheResultWhenTheLockWasConfirmedAfterReconnecting() {
+	void shouldKeepTheResultWhenTheLockWasConfirmedAfterReconnecting() {
 		runner("fail").run((context) -> {
 			Job job = context.getBean(Job.class);
 			CompletableFuture<String> call = CompletableFuture.supplyAsync(job::run);
@@ -91,7 +91,7 @@ class DistributedLockLossTests {
 	}
 
 	@Test
-	void interruptStopsTheMethodAtOnce() {
+	void shouldStopTheMethodAtOnceWhenAskedToInterrupt() {
 		runner("interrupt").run((context) -> {
 			Job job = context.getBean(Job.class);
 			CompletableFuture<String> call = CompletableFuture.supplyAsync(job::run);
@@ -102,7 +102,7 @@ class DistributedLockLossTests {
 	}
 
 	@Test
-	void ignoreKeepsTheResult() {
+	void shouldKeepTheResultWhenAskedToIgnore() {
 		runner("ignore").run((context) -> {
 			Job job = context.getBean(Job.class);
 			CompletableFuture<String> call = CompletableFuture.supplyAsync(job::run);

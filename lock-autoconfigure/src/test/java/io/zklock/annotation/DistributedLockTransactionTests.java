@@ -101,7 +101,7 @@ class DistributedLockTransactionTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void transactionAdvisorOutsideTheLockIsWarnedAboutAndTheLockStillOutlivesTheCommit(CapturedOutput output) {
+	void shouldWarnAboutATransactionAdvisorOutsideTheLockAndStillReleaseAfterTheCommit(CapturedOutput output) {
 		lockingContext().withPropertyValues("zklock.aspect-order=100")
 			.withUserConfiguration(TransactionOutsideConfiguration.class, TransactionBeans.class)
 			.run((context) -> {
@@ -118,7 +118,7 @@ class DistributedLockTransactionTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void negativeControlWithoutReleaseAfterTransactionReleasesBeforeTheCommit() {
+	void shouldReleaseBeforeTheCommitWithoutReleaseAfterTransaction() {
 		lockingContext().withPropertyValues("zklock.aspect-order=100", "zklock.release-after-transaction=false")
 			.withUserConfiguration(TransactionOutsideConfiguration.class, TransactionBeans.class)
 			.run((context) -> {
@@ -130,7 +130,7 @@ class DistributedLockTransactionTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void lockTakenInsideAnOuterTransactionIsReleasedAfterItCommits() {
+	void shouldReleaseALockTakenInsideAnOuterTransactionAfterItCommits() {
 		this.contextRunner.run((context) -> {
 			AccountService.currentPath.set("accounts/" + ACCOUNT);
 			Events events = context.getBean(Events.class);
@@ -142,7 +142,7 @@ class DistributedLockTransactionTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void lockTakenInsideAnOuterTransactionIsReleasedAfterItRollsBack() {
+	void shouldReleaseALockTakenInsideAnOuterTransactionAfterItRollsBack() {
 		this.contextRunner.run((context) -> {
 			AccountService.currentPath.set("accounts/" + ACCOUNT);
 			Events events = context.getBean(Events.class);

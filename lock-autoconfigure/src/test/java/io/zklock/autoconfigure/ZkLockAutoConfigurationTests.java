@@ -9,9 +9,6 @@ import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -28,14 +25,15 @@ import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.SharedLockByCurator;
 
-import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.service.connection.ConnectionDetails;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 import org.springframework.core.Ordered;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,23 +45,11 @@ import static org.awaitility.Awaitility.await;
  */
 @Timeout(60)
 @ExtendWith(OutputCaptureExtension.class)
-class ZkLockAutoConfigurationTests {
-
-	private static TestingServer server;
+class ZkLockAutoConfigurationTests extends ZkServerTest {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class))
 		.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString());
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = new TestingServer(true);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		server.close();
-	}
 
 	@Test
 	void shouldCreateStartedNamespacedClientAndLockBeansByDefault() {
@@ -157,7 +143,7 @@ class ZkLockAutoConfigurationTests {
 	}
 
 	@Test
-	void lockNodesCarryTheInstanceIdAndNoAddressByDefault() {
+	void shouldStoreTheInstanceIdAndNoAddressInLockNodes() {
 		this.contextRunner.run((context) -> {
 			try (LockHandle lock = context.getBean(ILockByCurator.class).acquire("data", LockMode.EXCLUSIVE)) {
 				assertThat(context.getBean(CuratorFramework.class).getData().forPath(lock.nodePath())).isEmpty();
@@ -170,18 +156,6 @@ class ZkLockAutoConfigurationTests {
 					.isEqualTo("orders-7f9c:8080");
 			}
 		});
-	}
-
-	@Test
-	void failureAnalyzerReportsStartUpFailuresWithoutAStackTraceWall(CapturedOutput output) {
-		SpringApplication application = new SpringApplication(EmptyConfiguration.class);
-		application.setWebApplicationType(org.springframework.boot.WebApplicationType.NONE);
-		assertThatExceptionOfType(Exception.class).isThrownBy(() -> application.run(
-				"--zklock.zookeeper.connect-string=127.0.0.1:1", "--zklock.zookeeper.block-until-connected=1s",
-				"--zklock.zookeeper.connection-timeout=500ms", "--spring.main.banner-mode=off"));
-		assertThat(output).contains("APPLICATION FAILED TO START")
-			.contains("Could not connect to the ZooKeeper ensemble at '127.0.0.1:1' within 1000 ms.")
-			.contains("raise zklock.zookeeper.block-until-connected");
 	}
 
 	@Test
@@ -200,6 +174,67 @@ class ZkLockAutoConfigurationTests {
 			assertThat(client.getNamespace()).isEqualTo("user");
 			assertThat(context.getBean(LockCoordinator.class).getClient()).isSameAs(client);
 		});
+	}
+
+	@Test
+	void shouldConnectWhereAConnectionDetailsBeanSays() {
+		this.contextRunner.withPropertyValues("zklock.zookeeper.connect-string=127.0.0.1:1")
+			.withBean(ZkLockConnectionDetails.class, () -> server::getConnectString)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(ZkLockConnectionDetails.class)).isInstanceOf(ConnectionDetails.class);
+				assertThat(context.getBean(CuratorFramework.class).getZookeeperClient().getCurrentConnectionString())
+					.isEqualTo(server.getConnectString());
+			});
+	}
+
+	@Test
+	void shouldLockThroughThePrimaryClientWhenThereAreTwo() {
+		this.contextRunner.withUserConfiguration(TwoClientsConfiguration.class, PrimaryClientConfiguration.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean("zkLockCuratorFramework");
+				assertThat(context.getBean(LockCoordinator.class).getClient())
+					.isSameAs(context.getBean("primaryClient"));
+			});
+	}
+
+	@Test
+	void shouldFailNamingTheClientsWhenTwoAreDefinedAndNoneIsPrimary() {
+		this.contextRunner.withUserConfiguration(TwoClientsConfiguration.class).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = new ZkLockFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).isEqualTo("zklock needs one CuratorFramework to lock through, but "
+					+ "the application context has 2 and none of them is @Primary: 'firstClient', 'secondClient'.");
+			assertThat(analysis.getAction()).isEqualTo(
+					"Mark the client zklock should use @Primary (or the others @Fallback), or define only one.");
+		});
+	}
+
+	@Test
+	void shouldPreferTheApplicationsClientOverSpringCloudZookeeperConfigDataClient() throws Exception {
+		try (CuratorFramework configDataClient = startedClient("config")) {
+			this.contextRunner.withUserConfiguration(UserClientConfiguration.class)
+				.withInitializer((context) -> context.getBeanFactory()
+					.registerSingleton("configDataCuratorFramework", configDataClient))
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					assertThat(context.getBeansOfType(CuratorFramework.class)).hasSize(2);
+					assertThat(context.getBean(LockCoordinator.class).getClient().getNamespace()).isEqualTo("user");
+				});
+		}
+	}
+
+	@Test
+	void shouldReuseSpringCloudZookeeperConfigDataClientWhenItIsTheOnlyOne() throws Exception {
+		try (CuratorFramework configDataClient = startedClient("config")) {
+			this.contextRunner
+				.withInitializer((context) -> context.getBeanFactory()
+					.registerSingleton("configDataCuratorFramework", configDataClient))
+				.run((context) -> {
+					assertThat(context).hasNotFailed().doesNotHaveBean("zkLockCuratorFramework");
+					assertThat(context.getBean(LockCoordinator.class).getClient()).isSameAs(configDataClient);
+				});
+		}
 	}
 
 	@Test
@@ -239,7 +274,7 @@ class ZkLockAutoConfigurationTests {
 	}
 
 	@Test
-	void runWhenDisabledShouldNotCreateAnyBean() {
+	void shouldNotCreateAnyBeanWhenDisabled() {
 		this.contextRunner.withPropertyValues("zklock.enabled=false").run((context) -> {
 			assertThat(context).hasNotFailed()
 				.doesNotHaveBean(CuratorFramework.class)
@@ -266,7 +301,7 @@ class ZkLockAutoConfigurationTests {
 				assertThat(context.getStartupFailure()).rootCause()
 					.isInstanceOf(ZooKeeperConnectionException.class)
 					.hasMessageContaining("'127.0.0.1:1'")
-					.hasMessageContaining("within 1000 ms")
+					.hasMessageContaining("within 1000 ms (127.0.0.1:1: connection refused)")
 					.hasMessageContaining("zklock.zookeeper.connect-string")
 					.hasMessageContaining("zklock.zookeeper.block-until-connected");
 			});
@@ -276,10 +311,11 @@ class ZkLockAutoConfigurationTests {
 	void shouldFailStartUpWhenRootPathIsInvalid() {
 		this.contextRunner.withPropertyValues("zklock.root-path=locks").run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
-				.isInstanceOf(IllegalArgumentException.class)
-				.hasMessageContaining("Lock root 'locks' is invalid")
-				.hasMessageContaining("'/locks'");
+			FailureAnalysis analysis = new ZkLockPropertyFailureAnalyzer(null)
+				.analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).startsWith(
+					"Invalid value 'locks' for configuration property 'zklock.root-path'")
+				.endsWith(": it must start with '/', for example '/locks'.");
 		});
 	}
 
@@ -296,18 +332,23 @@ class ZkLockAutoConfigurationTests {
 			.until(() -> threadsNamed("-EventThread") == 0 && threadsNamed("-SendThread") == 0);
 	}
 
+	private static CuratorFramework startedClient(String namespace) throws InterruptedException {
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(server.getConnectString())
+			.namespace(namespace)
+			.retryPolicy(new RetryOneTime(100))
+			.build();
+		client.start();
+		assertThat(client.blockUntilConnected(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+		return client;
+	}
+
 	private static long threadsNamed(String part) {
 		return Thread.getAllStackTraces()
 			.keySet()
 			.stream()
 			.filter((thread) -> thread.isAlive() && thread.getName().contains(part))
 			.count();
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@org.springframework.boot.autoconfigure.ImportAutoConfiguration(ZkLockAutoConfiguration.class)
-	static class EmptyConfiguration {
-
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -325,14 +366,33 @@ class ZkLockAutoConfigurationTests {
 
 		@Bean(destroyMethod = "close")
 		CuratorFramework userCuratorFramework() throws InterruptedException {
-			CuratorFramework client = CuratorFrameworkFactory.builder()
-				.connectString(server.getConnectString())
-				.namespace("user")
-				.retryPolicy(new RetryOneTime(100))
-				.build();
-			client.start();
-			client.blockUntilConnected();
-			return client;
+			return startedClient("user");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class TwoClientsConfiguration {
+
+		@Bean(destroyMethod = "close")
+		CuratorFramework firstClient() throws InterruptedException {
+			return startedClient("first");
+		}
+
+		@Bean(destroyMethod = "close")
+		CuratorFramework secondClient() throws InterruptedException {
+			return startedClient("second");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PrimaryClientConfiguration {
+
+		@Bean(destroyMethod = "close")
+		@Primary
+		CuratorFramework primaryClient() throws InterruptedException {
+			return startedClient("primary");
 		}
 
 	}

@@ -57,7 +57,7 @@ class ZkLockSecurityTests {
 	}
 
 	@Test
-	void othersGetNoAuthDeletingAHeldLockNodeOrCreatingUnderTheRoot(CapturedOutput output) {
+	void shouldRefuseOthersDeletingAHeldLockNodeOrCreatingUnderTheRoot(CapturedOutput output) {
 		this.contextRunner.withPropertyValues("zklock.zookeeper.auth.credentials=locker:s3cret").run((context) -> {
 			try (LockHandle lock = context.getBean(ILockByCurator.class).acquire("orders/1", LockMode.EXCLUSIVE)) {
 				String node = "/zklock" + lock.nodePath();
@@ -84,7 +84,7 @@ class ZkLockSecurityTests {
 	}
 
 	@Test
-	void openLockRootIsWarnedAbout(CapturedOutput output) throws Exception {
+	void shouldWarnAboutAnOpenLockRoot(CapturedOutput output) throws Exception {
 		createOpenRoot();
 		this.contextRunner.withPropertyValues("zklock.zookeeper.auth.credentials=locker:s3cret")
 			.run((context) -> assertThat(context).hasNotFailed());
@@ -93,7 +93,7 @@ class ZkLockSecurityTests {
 	}
 
 	@Test
-	void openLockRootFailsStartUpWhenAsked() throws Exception {
+	void shouldFailStartUpOnAnOpenLockRootWhenAsked() throws Exception {
 		createOpenRoot();
 		this.contextRunner
 			.withPropertyValues("zklock.zookeeper.auth.credentials=locker:s3cret",
@@ -106,7 +106,7 @@ class ZkLockSecurityTests {
 	}
 
 	@Test
-	void credentialsOtherThanTheRootCreatorsFailStartUp() {
+	void shouldFailStartUpWithCredentialsOtherThanTheRootCreators() {
 		this.contextRunner.withPropertyValues("zklock.zookeeper.auth.credentials=locker:s3cret")
 			.run((context) -> context.getBean(ILockByCurator.class).acquire("x", LockMode.EXCLUSIVE).release());
 		this.contextRunner.withPropertyValues("zklock.zookeeper.auth.credentials=locker:wrong").run((context) -> {

@@ -93,7 +93,7 @@ class ZkLockTlsTests {
 	}
 
 	@Test
-	void tlsClientAcquiresLocks() {
+	void shouldAcquireLocksOverTls() {
 		tlsRunner().run((context) -> {
 			assertThat(context).hasNotFailed();
 			CuratorFramework client = context.getBean(CuratorFramework.class);
@@ -108,7 +108,7 @@ class ZkLockTlsTests {
 	}
 
 	@Test
-	void plaintextClientDoesNotConnectToTheSecurePort() {
+	void shouldNotConnectInPlaintextToTheSecurePort() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class))
 			.withPropertyValues("zklock.zookeeper.connect-string=127.0.0.1:" + securePort,
 					"zklock.zookeeper.block-until-connected=2s", "zklock.zookeeper.connection-timeout=1s")
@@ -119,7 +119,7 @@ class ZkLockTlsTests {
 	}
 
 	@Test
-	void wrongStorePasswordFailsStartUpNamingTheProperty() {
+	void shouldFailStartUpNamingThePropertyWhenTheStorePasswordIsWrong() {
 		tlsRunner().withPropertyValues("zklock.zookeeper.ssl.trust-store.password=wrong").run((context) -> {
 			FailureAnalysis analysis = new ZkLockFailureAnalyzer().analyze(context.getStartupFailure());
 			assertThat(analysis.getDescription()).contains("zklock.zookeeper.ssl.trust-store.location=")
@@ -130,10 +130,14 @@ class ZkLockTlsTests {
 	}
 
 	@Test
-	void missingStoreFailsStartUpNamingTheProperty() {
+	void shouldFailStartUpNamingThePropertyWhenTheStoreIsMissing() {
 		tlsRunner().withPropertyValues("zklock.zookeeper.ssl.key-store.location=/nonexistent/key.p12")
-			.run((context) -> assertThat(new ZkLockFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
-				.contains("zklock.zookeeper.ssl.key-store.location=/nonexistent/key.p12 does not exist"));
+			.run((context) -> assertThat(new ZkLockPropertyFailureAnalyzer(null)
+				.analyze(context.getStartupFailure())
+				.getDescription()).startsWith("Invalid value '/nonexistent/key.p12' for configuration property "
+						+ "'zklock.zookeeper.ssl.key-store.location'")
+				.endsWith(": the file does not exist or cannot be read; point it at a readable PKCS12, JKS or PEM "
+						+ "file."));
 	}
 
 	private static void keytool(String... args) throws Exception {

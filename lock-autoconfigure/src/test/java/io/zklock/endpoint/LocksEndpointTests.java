@@ -25,6 +25,7 @@ import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockPaths;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 
@@ -180,6 +181,30 @@ class LocksEndpointTests {
 			LockQueueDescriptor queue = this.endpoint.lockQueue(new String[] { "inventory" });
 			assertThat(queue.subPaths()).containsExactly("inventory/sku-1", "inventory/sku-2");
 			assertThat(queue.nodes()).singleElement().extracting(LockNodeDescriptor::mode).isEqualTo(LockMode.READ);
+		}
+	}
+
+	@Test
+	void shouldShowKeySegmentsDecodedAndTakeTheStoredLockPath() throws Exception {
+		// what @DistributedLock(path = "orders", key = "#id") locks for the id "a/b"
+		String stored = "orders/" + LockPaths.encodeSegment("a/b");
+		assertThat(stored).isEqualTo("orders/a%2Fb");
+		try (LockHandle lock = new ExclusiveLockByCurator(this.coordinator)
+			.tryAcquire(stored, LockMode.EXCLUSIVE, AWAIT)
+			.orElseThrow()) {
+			assertThat(this.endpoint.heldLocks().locks()).singleElement().satisfies((held) -> {
+				assertThat(held.lockPath()).isEqualTo("orders/a%2Fb");
+				assertThat(held.displayPath()).isEqualTo("orders/a/b");
+			});
+			LockQueueDescriptor queue = this.endpoint.lockQueue(new String[] { "orders", "a%2Fb" });
+			assertThat(queue.lockPath()).isEqualTo("orders/a%2Fb");
+			assertThat(queue.displayPath()).isEqualTo("orders/a/b");
+			assertThat(queue.nodes()).singleElement()
+				.extracting(LockNodeDescriptor::fencingToken)
+				.isEqualTo(lock.fencingToken());
+			assertThat(this.endpoint.lockQueue(new String[] { "orders" }).subPaths()).contains("orders/a%2Fb");
+			// the decoded form is another lock path, of three segments, that nobody holds
+			assertThat(this.endpoint.lockQueue(new String[] { "orders", "a", "b" }).nodes()).isEmpty();
 		}
 	}
 

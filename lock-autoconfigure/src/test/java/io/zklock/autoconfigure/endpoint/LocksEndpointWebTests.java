@@ -22,6 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockPaths;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -29,6 +30,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -44,6 +46,7 @@ import static org.awaitility.Awaitility.await;
 				"management.endpoint.health.show-details=always", "spring.web.error.include-message=always",
 				"spring.jmx.enabled=false", "zklock.instance-id=web-tests:1" })
 @Timeout(60)
+@DirtiesContext // closes the context with its client before the server stops, instead of caching it
 class LocksEndpointWebTests {
 
 	private static final TestingServer server = startServer();
@@ -106,6 +109,21 @@ class LocksEndpointWebTests {
 
 			lock.release();
 			waiter.get(20, TimeUnit.SECONDS).orElseThrow().release();
+		}
+	}
+
+	@Test
+	void shouldTakeAnEncodedKeySegmentInTheUrlAndShowItDecoded() throws Exception {
+		// @DistributedLock(path = "orders", key = "#id") with the id "a/b" locks "orders/a%2Fb"
+		try (LockHandle lock = this.locks.acquire("orders/" + LockPaths.encodeSegment("a/b"), LockMode.EXCLUSIVE)) {
+			JsonNode held = get("/actuator/locks").path("locks").path(0);
+			assertThat(held.path("lockPath").asString()).isEqualTo("orders/a%2Fb");
+			assertThat(held.path("displayPath").asString()).isEqualTo("orders/a/b");
+			// the stored form, its '%' URL-encoded as any segment's would be
+			JsonNode queue = get("/actuator/locks/orders/a%252Fb");
+			assertThat(queue.path("lockPath").asString()).isEqualTo("orders/a%2Fb");
+			assertThat(queue.path("displayPath").asString()).isEqualTo("orders/a/b");
+			assertThat(queue.path("nodes").path(0).path("fencingToken").asLong()).isEqualTo(lock.fencingToken());
 		}
 	}
 

@@ -148,14 +148,14 @@ class ZkLockHealthContributorAutoConfigurationTests {
 	}
 
 	@Test
-	void runWhenDisabledShouldNotCreateIndicator() {
+	void shouldNotCreateIndicatorWhenDisabled() {
 		this.contextRunner.withPropertyValues("management.health.zklock.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(ZkLockHealthIndicator.class)
 				.doesNotHaveBean("zklockHealthIndicator"));
 	}
 
 	@Test
-	void runWhenHealthDefaultsDisabledShouldNotCreateIndicator() {
+	void shouldNotCreateIndicatorWhenHealthDefaultsAreDisabled() {
 		this.contextRunner.withPropertyValues("management.health.defaults.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(ZkLockHealthIndicator.class));
 	}

@@ -1,0 +1,59 @@
+package io.zklock.annotation;
+
+/**
+ * Thrown when a {@link DistributedLock} or {@link DistributedSemaphore} annotation cannot be
+ * used as written: an invalid {@code path}, {@code key} or {@code waitTime}, a setting that
+ * does not fit the method, or both annotations on one method. It is found when the bean is
+ * proxied, that is at start-up; zklock's failure analyzer then prints its
+ * {@linkplain #getDescription() description} and {@linkplain #getAction() action} instead of
+ * a stack trace.
+ */
+public class InvalidLockAnnotationException extends IllegalStateException {
+
+	private final String methodDescription;
+
+	private final String description;
+
+	private final String action;
+
+	/**
+	 * Creates the exception.
+	 * @param methodDescription the annotated method, as {@code Type.method(ParamTypes)}
+	 * @param description what is wrong, naming the method, the attribute and its value as
+	 * written
+	 * @param action what to write instead
+	 * @param cause the underlying failure, or {@code null}
+	 */
+	public InvalidLockAnnotationException(String methodDescription, String description, String action,
+			Throwable cause) {
+		super(description + " " + action, cause);
+		this.methodDescription = methodDescription;
+		this.description = description;
+		this.action = action;
+	}
+
+	/**
+	 * The annotated method.
+	 * @return the method, as {@code Type.method(ParamTypes)}
+	 */
+	public String getMethodDescription() {
+		return this.methodDescription;
+	}
+
+	/**
+	 * What is wrong.
+	 * @return the description, naming the method, the attribute and its value as written
+	 */
+	public String getDescription() {
+		return this.description;
+	}
+
+	/**
+	 * What to do about it.
+	 * @return the action
+	 */
+	public String getAction() {
+		return this.action;
+	}
+
+}

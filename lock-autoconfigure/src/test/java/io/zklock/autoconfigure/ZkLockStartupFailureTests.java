@@ -1,0 +1,219 @@
+package io.zklock.autoconfigure;
+
+import java.time.Duration;
+import java.util.Arrays;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.zklock.annotation.DistributedLock;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.DefaultResourceLoader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * What a user reads when zklock stops an application from starting: whole applications
+ * started with {@link SpringApplication}, at Spring Boot's default {@code INFO} level, their
+ * console output captured. Each failure is one failure analysis (description and action),
+ * with no stack trace and no {@code Caused by} chain; {@code docs/troubleshooting.md} quotes
+ * the same messages.
+ */
+@Timeout(60)
+@ExtendWith(OutputCaptureExtension.class)
+class ZkLockStartupFailureTests extends ZkServerTest {
+
+	@Test
+	void shouldReportAnUnreachableEnsembleWithoutTheClientsStackTraces(CapturedOutput output) {
+		long started = System.nanoTime();
+		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=127.0.0.1:1",
+				"--zklock.zookeeper.block-until-connected=3s", "--zklock.zookeeper.connection-timeout=1s");
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(20));
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Could not connect to the ZooKeeper ensemble at '127.0.0.1:1' within 3000 ms "
+					+ "(127.0.0.1:1: connection refused).")
+			.contains("raise zklock.zookeeper.block-until-connected")
+			.doesNotContain("org.apache.zookeeper.ClientCnxn")
+			.doesNotContain("java.net.ConnectException");
+		assertNoStackTrace(output);
+	}
+
+	@Test
+	void shouldFailAtOnceNamingTheBadPartOfTheConnectString(CapturedOutput output) {
+		long started = System.nanoTime();
+		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=not-a-host:notaport");
+		// block-until-connected stays at its default of 30 s: nothing waits for it
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+		assertThat(output)
+			.contains("Invalid value 'not-a-host:notaport' for configuration property "
+					+ "'zklock.zookeeper.connect-string' (originating from '\"zklock.zookeeper.connect-string\" from "
+					+ "property source \"commandLineArgs\"'): in server 'not-a-host:notaport', port 'notaport' is not "
+					+ "a number; write host:port pairs separated by commas")
+			.contains("Update 'zklock.zookeeper.connect-string' in \"zklock.zookeeper.connect-string\" from property "
+					+ "source \"commandLineArgs\".");
+		assertNoStackTrace(output);
+	}
+
+	@Test
+	void shouldEchoAPropertyValueAsWrittenWithItsLine(CapturedOutput output) {
+		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=" + server.getConnectString(),
+				"--spring.config.location=classpath:io/zklock/autoconfigure/relaxed-names.yml");
+		assertThat(output)
+			.contains("Invalid value '-1s' for configuration property 'zklock.zookeeper.session-timeout' "
+					+ "(originating from 'class path resource [io/zklock/autoconfigure/relaxed-names.yml] - 4:21'): "
+					+ "it is negative; set a duration such as '60s'.")
+			.contains("Update 'zklock.zookeeper.session-timeout' in class path resource "
+					+ "[io/zklock/autoconfigure/relaxed-names.yml] - 4:21.")
+			.doesNotContain("PT-1S");
+		assertNoStackTrace(output);
+	}
+
+	@Test
+	void shouldEchoTheDefaultWaitTimeAsWritten(CapturedOutput output) {
+		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=" + server.getConnectString(),
+				"--zklock.default-wait-time=-250ms");
+		assertThat(output).contains("Invalid value '-250ms' for configuration property 'zklock.default-wait-time'")
+			.contains("it is negative; set '0' to try once, or a duration such as '30s'.")
+			.doesNotContain("PT-0.25S");
+		assertNoStackTrace(output);
+	}
+
+	@Test
+	void shouldReportAnInvalidAnnotationFoundWhileProxyingAsOneAnalysis(CapturedOutput output) {
+		failToStart(InvalidAnnotationConfiguration.class,
+				"--zklock.zookeeper.connect-string=" + server.getConnectString());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("@DistributedLock on Shipping.ship(String) has a negative waitTime '-1s'.")
+			.contains("Use '0' to try once, or a positive duration such as '5s'.")
+			.doesNotContain("Caused by");
+		assertNoStackTrace(output);
+	}
+
+	@Test
+	void shouldExplainThatAFinalClassCannotBeProxied(CapturedOutput output) {
+		failToStart(FinalClassConfiguration.class, "--zklock.zookeeper.connect-string=" + server.getConnectString());
+		assertThat(output).contains("Bean 'shipping' cannot be proxied for its 1 @DistributedLock/@DistributedSemaphore "
+				+ "method (SealedShipping.ship(String)): its class " + SealedShipping.class.getName() + " is final")
+			.contains("Make the class non-final (in Kotlin: open, or the kotlin-spring compiler plugin)");
+		assertNoStackTrace(output);
+	}
+
+	@Test
+	void shouldFailClosedNamingCuratorWhenItIsMissing(CapturedOutput output) {
+		SpringApplication application = application(LockedWithoutCuratorConfiguration.class);
+		application.setResourceLoader(new DefaultResourceLoader(new FilteredClassLoader("org.apache.curator")));
+		assertThatExceptionOfType(Exception.class).isThrownBy(() -> application.run());
+		assertThat(output)
+			.contains("zklock found 1 @DistributedLock/@DistributedSemaphore method (ValidShipping.ship(String)), but "
+					+ "Curator (org.apache.curator:curator-recipes) is not on the class path")
+			.contains("Depend on io.zklock:zklock-spring-boot-starter")
+			.contains("set zklock.enabled=false");
+		assertNoStackTrace(output);
+	}
+
+	private static void failToStart(Class<?> configuration, String... args) {
+		String[] all = Arrays.copyOf(args, args.length + 1);
+		all[args.length] = "--logging.level.root=INFO";
+		assertThatExceptionOfType(Exception.class).isThrownBy(() -> application(configuration).run(all));
+	}
+
+	private static SpringApplication application(Class<?> configuration) {
+		SpringApplication application = new SpringApplication(configuration);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		application.setBannerMode(org.springframework.boot.Banner.Mode.OFF);
+		return application;
+	}
+
+	private static void assertNoStackTrace(CapturedOutput output) {
+		assertThat(output.getOut().lines().filter((line) -> line.matches("\\s+at .*"))).isEmpty();
+		assertThat(output.getErr().lines().filter((line) -> line.matches("\\s+at .*"))).isEmpty();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ AopAutoConfiguration.class, ZkLockAutoConfiguration.class,
+			LockedMethodsAutoConfiguration.class })
+	static class ZkLockConfiguration {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ AopAutoConfiguration.class, ZkLockAutoConfiguration.class,
+			LockedMethodsAutoConfiguration.class })
+	static class InvalidAnnotationConfiguration {
+
+		// created first, so the invalid bean fails as its dependency, one BeanCreationException deeper
+		@Bean
+		Checkout checkout(Shipping shipping) {
+			return new Checkout(shipping);
+		}
+
+		@Bean
+		Shipping shipping() {
+			return new Shipping();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ AopAutoConfiguration.class, ZkLockAutoConfiguration.class,
+			LockedMethodsAutoConfiguration.class })
+	static class LockedWithoutCuratorConfiguration {
+
+		@Bean
+		ValidShipping shipping() {
+			return new ValidShipping();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ AopAutoConfiguration.class, ZkLockAutoConfiguration.class,
+			LockedMethodsAutoConfiguration.class })
+	static class FinalClassConfiguration {
+
+		@Bean
+		SealedShipping shipping() {
+			return new SealedShipping();
+		}
+
+	}
+
+	static final class SealedShipping {
+
+		@DistributedLock(path = "shipments", key = "#id")
+		public void ship(String id) {
+		}
+
+	}
+
+	static class Shipping {
+
+		@DistributedLock(path = "shipments", key = "#id", waitTime = "-1s")
+		public void ship(String id) {
+		}
+
+	}
+
+	static class ValidShipping {
+
+		@DistributedLock(path = "shipments", key = "#id")
+		public void ship(String id) {
+		}
+
+	}
+
+	record Checkout(Shipping shipping) {
+	}
+
+}
