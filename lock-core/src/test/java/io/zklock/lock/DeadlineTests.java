@@ -48,7 +48,7 @@ class DeadlineTests {
 	}
 
 	@Test
-	void waitBoundsZooKeeperCallsWhileTheEnsembleIsAway() throws Exception {
+	void shouldBoundZooKeeperCallsByTheWaitWhileTheEnsembleIsAway() throws Exception {
 		// 15 s connection timeout and 3 retries: one call alone could block for about a minute
 		CuratorFramework client = client(15_000);
 		ILockByCurator locks = new ExclusiveLockByCurator(client, "/locks");
@@ -91,7 +91,7 @@ class DeadlineTests {
 	}
 
 	@Test
-	void unlimitedWaitIsNotCutOff() throws Exception {
+	void shouldNotCutOffAnUnlimitedWait() throws Exception {
 		CuratorFramework client = client(15_000);
 		ILockByCurator locks = new ExclusiveLockByCurator(client, "/locks");
 		locks.acquire("jobs", LockMode.EXCLUSIVE).release();

@@ -52,7 +52,7 @@ class LockLossTests {
 	}
 
 	@Test
-	void sessionExpiredWhileHoldingLosesTheLockAndRivalGetsLargerToken() throws Exception {
+	void shouldLoseTheLockWhenTheSessionExpiresAndGiveTheRivalALargerToken() throws Exception {
 		CuratorFramework holderClient = client(false);
 		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		ExclusiveLockByCurator rival = new ExclusiveLockByCurator(client(false), "/locks");
@@ -81,7 +81,7 @@ class LockLossTests {
 	}
 
 	@Test
-	void connectionDroppedAndRestoredWithinSessionKeepsTheLockAfterConfirmation() throws Exception {
+	void shouldKeepTheLockAfterConfirmationWhenTheConnectionComesBackWithinTheSession() throws Exception {
 		CuratorFramework holderClient = client(false);
 		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
@@ -106,7 +106,7 @@ class LockLossTests {
 	}
 
 	@Test
-	void connectionDroppedPastTheSessionLosesTheLock() throws Exception {
+	void shouldLoseTheLockWhenTheConnectionIsGonePastTheSession() throws Exception {
 		CuratorFramework holderClient = client(false);
 		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
@@ -132,7 +132,7 @@ class LockLossTests {
 	}
 
 	@Test
-	void sessionPolicyKeepsTheLockWhileSuspended() throws Exception {
+	void shouldKeepTheLockWhileSuspendedUnderTheSessionPolicy() throws Exception {
 		CuratorFramework holderClient = client(true);
 		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
@@ -152,7 +152,7 @@ class LockLossTests {
 	}
 
 	@Test
-	void listenerRegisteredAfterLossIsCalledAtOnce() throws Exception {
+	void shouldCallALossListenerRegisteredAfterTheLossAtOnce() throws Exception {
 		CuratorFramework holderClient = client(false);
 		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();

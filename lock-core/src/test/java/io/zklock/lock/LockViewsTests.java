@@ -47,7 +47,7 @@ class LockViewsTests {
 	}
 
 	@Test
-	void asLockIsReentrantAndExcludesOtherProcesses() throws Exception {
+	void shouldReenterAsLockAndExcludeOtherProcesses() throws Exception {
 		ILockByCurator first = locks();
 		ILockByCurator second = locks();
 		Lock lock = first.asLock("orders");
@@ -74,7 +74,7 @@ class LockViewsTests {
 	}
 
 	@Test
-	void asLockRefusesConditionsWithAReason() throws Exception {
+	void shouldRefuseConditionsOfAsLockWithAReason() throws Exception {
 		assertThatExceptionOfType(UnsupportedOperationException.class)
 			.isThrownBy(() -> locks().asLock("orders").newCondition())
 			.withMessageContaining("'orders'")
@@ -82,7 +82,7 @@ class LockViewsTests {
 	}
 
 	@Test
-	void lockInterruptiblyAnswersInterruptAndLockDoesNot() throws Exception {
+	void shouldAnswerAnInterruptInLockInterruptiblyButNotInLock() throws Exception {
 		ILockByCurator holderLocks = locks();
 		ILockByCurator waiterLocks = locks();
 		LockHandle held = holderLocks.acquire("orders", LockMode.EXCLUSIVE);
@@ -130,7 +130,7 @@ class LockViewsTests {
 	}
 
 	@Test
-	void lockKeepsItsPlaceInTheQueueWhenInterrupted() throws Exception {
+	void shouldKeepTheQueuePlaceOfLockWhenInterrupted() throws Exception {
 		ILockByCurator holderLocks = locks();
 		LockHandle held = holderLocks.acquire("queue", LockMode.EXCLUSIVE);
 		Lock waiterLock = locks().asLock("queue");
@@ -177,7 +177,7 @@ class LockViewsTests {
 	}
 
 	@Test
-	void interProcessLockViewsWorkInsideCuratorMultiLock() throws Exception {
+	void shouldWorkInsideCuratorsMultiLockAsInterProcessLockViews() throws Exception {
 		ILockByCurator zklock = locks();
 		CuratorFramework plainClient = client();
 		InterProcessMultiLock multi = new InterProcessMultiLock(
@@ -200,7 +200,7 @@ class LockViewsTests {
 	}
 
 	@Test
-	void tryAcquireAllTakesCanonicalOrderAllOrNothing() throws Exception {
+	void shouldTakeAllLocksInCanonicalOrderAllOrNothing() throws Exception {
 		ILockByCurator first = locks();
 		ILockByCurator second = locks();
 		try (LockGroup group = first.tryAcquireAll(List.of("z", "a", "m", "a"), LockMode.EXCLUSIVE, Duration.ZERO)
@@ -221,7 +221,7 @@ class LockViewsTests {
 	}
 
 	@Test
-	void reversedOrdersDoNotDeadlock() throws Exception {
+	void shouldNotDeadlockOnReversedOrders() throws Exception {
 		ILockByCurator first = locks();
 		ILockByCurator second = locks();
 		CountDownLatch start = new CountDownLatch(1);

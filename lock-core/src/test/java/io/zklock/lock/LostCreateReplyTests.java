@@ -55,7 +55,7 @@ class LostCreateReplyTests {
 	}
 
 	@Test
-	void createWhoseReplyIsLostLeavesNoOrphanNode() throws Exception {
+	void shouldLeaveNoOrphanNodeWhenACreateReplyIsLost() throws Exception {
 		AtomicBoolean dropNextReply = new AtomicBoolean(true);
 		AtomicInteger repliesDropped = new AtomicInteger();
 		CuratorFramework lossy = client(dropFirstReply(dropNextReply, repliesDropped));

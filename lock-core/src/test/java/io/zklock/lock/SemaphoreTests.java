@@ -46,7 +46,7 @@ class SemaphoreTests {
 	}
 
 	@Test
-	void atMostPermitsHoldersAcrossProcesses() throws Exception {
+	void shouldAdmitAtMostPermitsHoldersAcrossProcesses() throws Exception {
 		int permits = 3;
 		AtomicInteger inside = new AtomicInteger();
 		AtomicInteger maxInside = new AtomicInteger();
@@ -74,7 +74,7 @@ class SemaphoreTests {
 	}
 
 	@Test
-	void timesOutWhenAllPermitsAreTakenAndLeaseMayBeReturnedFromAnyThread() throws Exception {
+	void shouldTimeOutWhenAllPermitsAreTakenAndReturnALeaseFromAnyThread() throws Exception {
 		SemaphoreByCurator semaphores = new SemaphoreByCurator(client(), "/locks");
 		PermitLease first = semaphores.tryAcquire("jobs", 2, Duration.ZERO).orElseThrow();
 		PermitLease second = semaphores.tryAcquire("jobs", 2, Duration.ZERO).orElseThrow();
@@ -89,7 +89,7 @@ class SemaphoreTests {
 	}
 
 	@Test
-	void semaphoreMutexIsNotReentrantAndInteroperatesWithCurator() throws Exception {
+	void shouldInteroperateWithCuratorAsANonReentrantSemaphoreMutex() throws Exception {
 		CuratorFramework client = client();
 		SemaphoreByCurator semaphores = new SemaphoreByCurator(client, "/locks");
 		PermitLease lease = semaphores.tryAcquireMutex("exports", Duration.ZERO).orElseThrow();
@@ -103,7 +103,7 @@ class SemaphoreTests {
 	}
 
 	@Test
-	void aZeroWaitTakesAFreePermitDespiteTakersInCuratorsInternalMutex() throws Exception {
+	void shouldTakeAFreePermitWithAZeroWaitDespiteTakersInCuratorsInternalMutex() throws Exception {
 		int permits = 10;
 		int takers = 3;
 		int tries = 150;
@@ -133,7 +133,7 @@ class SemaphoreTests {
 	}
 
 	@Test
-	void aZeroWaitGivesUpAtOnceWhenEveryPermitIsInUse() throws Exception {
+	void shouldGiveUpAZeroWaitAtOnceWhenEveryPermitIsInUse() throws Exception {
 		SemaphoreByCurator holder = new SemaphoreByCurator(client(), "/locks");
 		PermitLease first = holder.tryAcquire("full", 2, Duration.ZERO).orElseThrow();
 		PermitLease second = holder.tryAcquire("full", 2, Duration.ZERO).orElseThrow();
@@ -145,7 +145,7 @@ class SemaphoreTests {
 	}
 
 	@Test
-	void aLeaseFollowsTheConnectionStateLikeALock() throws Exception {
+	void shouldFollowTheConnectionStateWithALeaseAsWithALock() throws Exception {
 		CuratorFramework client = client();
 		SemaphoreByCurator semaphores = new SemaphoreByCurator(client, "/locks");
 		PermitLease lease = semaphores.tryAcquire("jobs", 1, Duration.ZERO).orElseThrow();
@@ -163,7 +163,7 @@ class SemaphoreTests {
 	}
 
 	@Test
-	void releaseAfterSessionExpiryReportsLost() throws Exception {
+	void shouldReportLostForAReleaseAfterSessionExpiry() throws Exception {
 		CuratorFramework client = client();
 		SemaphoreByCurator semaphores = new SemaphoreByCurator(client, "/locks");
 		PermitLease lease = semaphores.tryAcquire("jobs", 1, Duration.ZERO).orElseThrow();
@@ -180,7 +180,7 @@ class SemaphoreTests {
 	}
 
 	@Test
-	void rejectsBadInputNamingTheValue() throws Exception {
+	void shouldRejectBadInputNamingTheValue() throws Exception {
 		SemaphoreByCurator semaphores = new SemaphoreByCurator(client(), "/locks");
 		assertThatIllegalArgumentException().isThrownBy(() -> semaphores.tryAcquire("jobs", 0, Duration.ZERO))
 			.withMessageContaining("Permit count 0")
