@@ -63,8 +63,8 @@ final class StageInvocation {
 		};
 		stage.whenComplete((value, error) -> {
 			unregister.run();
-			LockLostException lost = (settings.onLockLost() == OnLockLost.FAIL) ? held.lostException("completed", AcquiredLocks.RESULT_DISCARDED)
-					: null;
+			LockLostException lost = (settings.onLockLost() == OnLockLost.FAIL)
+					? held.lostException("completed", AcquiredLocks.RESULT_DISCARDED) : null;
 			release.run();
 			if (error != null) {
 				if (lost != null) {

@@ -31,8 +31,8 @@ final class SynchronousInvocation {
 		LockContext.push(held.locks());
 		try {
 			Object result = invocation.proceed();
-			LockLostException lost = (settings.onLockLost() == OnLockLost.FAIL) ? held.lostException("returned", AcquiredLocks.RESULT_DISCARDED)
-					: null;
+			LockLostException lost = (settings.onLockLost() == OnLockLost.FAIL)
+					? held.lostException("returned", AcquiredLocks.RESULT_DISCARDED) : null;
 			if (lost != null) {
 				throw lost;
 			}
