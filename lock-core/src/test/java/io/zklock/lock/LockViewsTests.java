@@ -3,19 +3,13 @@ package io.zklock.lock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.locks.InterProcessMultiLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
-import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,22 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * {@link InterProcessMultiLock}, and {@link ILockByCurator#tryAcquireAll}.
  */
 @Timeout(60)
-class LockViewsTests {
-
-	private TestingServer server;
-
-	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
-
-	@BeforeEach
-	void start() throws Exception {
-		this.server = new TestingServer(true);
-	}
-
-	@AfterEach
-	void stop() throws Exception {
-		this.clients.forEach(CuratorFramework::close);
-		this.server.close();
-	}
+class LockViewsTests extends ZkServerTest {
 
 	@Test
 	void shouldReenterAsLockAndExcludeOtherProcesses() throws Exception {
@@ -248,7 +227,7 @@ class LockViewsTests {
 	}
 
 	private List<String> children(String path) throws Exception {
-		CuratorFramework client = this.clients.get(0);
+		CuratorFramework client = observer();
 		return (client.checkExists().forPath(path) != null) ? client.getChildren().forPath(path) : List.of();
 	}
 
@@ -256,16 +235,13 @@ class LockViewsTests {
 		return new ExclusiveLockByCurator(client(), "/locks");
 	}
 
-	private CuratorFramework client() throws InterruptedException {
-		CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(this.server.getConnectString())
-			.namespace("zklock")
-			.retryPolicy(new RetryOneTime(100))
-			.build();
-		client.start();
-		client.blockUntilConnected();
-		this.clients.add(client);
-		return client;
+	private CuratorFramework client() {
+		return this.clients.newClient();
+	}
+
+	/** A client that only looks: each call makes a new one, closed after the test. */
+	private CuratorFramework observer() {
+		return this.clients.newClient();
 	}
 
 }
