@@ -17,6 +17,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,6 +37,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(60)
 class ContainerReapedDuringAcquireTests {
+
+	/** Figures and outcomes for the reader of the run (logger io.zklock.fault.report, INFO). */
+	private static final Logger REPORT = LoggerFactory.getLogger("io.zklock.fault.report");
 
 	private TestingServer server;
 
@@ -66,7 +71,7 @@ class ContainerReapedDuringAcquireTests {
 		hook.arm("/zklock/locks/jobs", other.getZookeeperClient().getZooKeeper());
 		Optional<LockHandle> handle = locks.tryAcquire("jobs/new", LockMode.EXCLUSIVE, Duration.ofSeconds(10));
 		assertThat(hook.hasFired()).as("the container was reaped during the acquire").isTrue();
-		System.out.println("[container-reaped] reaped after the existence check on thread " + hook.firedOn());
+		REPORT.info("[container-reaped] reaped after the existence check on thread " + hook.firedOn());
 		assertThat(handle).as("the acquire of 'jobs/new', with 10 s to wait").isPresent();
 		handle.get().release();
 	}

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -47,6 +49,9 @@ import static org.awaitility.Awaitility.await;
  */
 @Timeout(120)
 class LockLostWhileGrantedTests {
+
+	/** Figures and outcomes for the reader of the run (logger io.zklock.fault.report, INFO). */
+	private static final Logger REPORT = LoggerFactory.getLogger("io.zklock.fault.report");
 
 	private static final int SESSION_TIMEOUT_MS = 4000;
 
@@ -106,20 +111,20 @@ class LockLostWhileGrantedTests {
 		}
 		catch (ExecutionException ex) {
 			// failing the acquire is a correct answer too
-			System.out.println("[grant-window] the acquire failed: " + ex.getCause());
+			REPORT.info("[grant-window] the acquire failed: " + ex.getCause());
 			assertThat(ex.getCause()).isInstanceOf(LockAcquisitionException.class);
 			return;
 		}
 		if (granted.isEmpty()) {
-			System.out.println("[grant-window] the acquire refused the grant");
+			REPORT.info("[grant-window] the acquire refused the grant");
 			return; // so is refusing the grant
 		}
 		LockHandle handle = granted.get();
-		System.out.println("[grant-window] the acquire returned " + handle + " on " + handle.nodePath()
+		REPORT.info("[grant-window] the acquire returned " + handle + " on " + handle.nodePath()
 				+ ", a live node of the current session: " + ownsLiveNode(waiterClient, handle));
 		if (!ownsLiveNode(waiterClient, handle)) {
 			Optional<LockHandle> rival = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(10));
-			System.out.println("[grant-window] waiter's handle " + handle + " has no lock node of its session; "
+			REPORT.info("[grant-window] waiter's handle " + handle + " has no lock node of its session; "
 					+ "rival: " + rival.map(Object::toString).orElse("not granted"));
 		}
 		await("the waiter's handle to stop reporting HELD for a lock node of an expired session")

@@ -23,6 +23,8 @@ import io.zklock.fault.scenario.NoFaultScenario;
 import io.zklock.fault.scenario.RandomNemesis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -48,6 +50,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 @Timeout(value = 12, unit = TimeUnit.HOURS)
 class RandomizedFaultSoakTests {
 
+	/** Figures and outcomes for the reader of the run (logger io.zklock.fault.report, INFO). */
+	private static final Logger REPORT = LoggerFactory.getLogger("io.zklock.fault.report");
+
 	private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(3);
 
 	private static final String LOCK_PATH = "soak/counter";
@@ -59,7 +64,7 @@ class RandomizedFaultSoakTests {
 		Duration duration = parseDuration(System.getProperty("zklock.soak.duration", "3m"));
 		String seedProperty = System.getProperty("zklock.soak.seed", "");
 		long seed = seedProperty.isBlank() ? System.nanoTime() : Long.parseLong(seedProperty.trim());
-		System.out.println("[soak] seed=" + seed + " duration=" + duration + " (replay: -Psoak -Dzklock.soak.seed="
+		REPORT.info("[soak] seed=" + seed + " duration=" + duration + " (replay: -Psoak -Dzklock.soak.seed="
 				+ seed + " -Dzklock.soak.duration=" + duration.toSeconds() + "s)");
 		assertTimeoutPreemptively(duration.plusMinutes(5), () -> soak(duration, seed));
 	}

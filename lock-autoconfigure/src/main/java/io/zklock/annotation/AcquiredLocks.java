@@ -23,6 +23,9 @@ final class AcquiredLocks {
 
 	private static final Log logger = LogFactory.getLog(AcquiredLocks.class);
 
+	/** What becomes of a method's result under {@code zklock.on-lock-lost=fail}, for messages. */
+	static final String RESULT_DISCARDED = "its result was discarded (zklock.on-lock-lost=fail)";
+
 	private final List<LockHandle> locks;
 
 	private final @Nullable PermitLease permit;

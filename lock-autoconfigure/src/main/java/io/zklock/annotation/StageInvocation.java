@@ -23,8 +23,6 @@ import io.zklock.lock.LockState;
  */
 final class StageInvocation {
 
-	private static final String DISCARDED = "its result was discarded (zklock.on-lock-lost=fail)";
-
 	private StageInvocation() {
 	}
 
@@ -65,8 +63,8 @@ final class StageInvocation {
 		};
 		stage.whenComplete((value, error) -> {
 			unregister.run();
-			LockLostException lost = (settings.onLockLost() == OnLockLost.FAIL) ? held.lostException("completed", DISCARDED)
-					: null;
+			LockLostException lost = (settings.onLockLost() == OnLockLost.FAIL)
+					? held.lostException("completed", AcquiredLocks.RESULT_DISCARDED) : null;
 			release.run();
 			if (error != null) {
 				if (lost != null) {

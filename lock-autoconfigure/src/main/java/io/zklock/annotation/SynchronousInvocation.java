@@ -15,8 +15,6 @@ import io.zklock.lock.LockLostException;
  */
 final class SynchronousInvocation {
 
-	private static final String DISCARDED = "its result was discarded (zklock.on-lock-lost=fail)";
-
 	private SynchronousInvocation() {
 	}
 
@@ -33,8 +31,8 @@ final class SynchronousInvocation {
 		LockContext.push(held.locks());
 		try {
 			Object result = invocation.proceed();
-			LockLostException lost = (settings.onLockLost() == OnLockLost.FAIL) ? held.lostException("returned", DISCARDED)
-					: null;
+			LockLostException lost = (settings.onLockLost() == OnLockLost.FAIL)
+					? held.lostException("returned", AcquiredLocks.RESULT_DISCARDED) : null;
 			if (lost != null) {
 				throw lost;
 			}

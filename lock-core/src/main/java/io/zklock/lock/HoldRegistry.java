@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The lock holds of one coordinator: every hold is guarded by the {@link SessionGuard}, and
  * thread-owned holds are also indexed by (thread, lock path) for reentrancy. Call-owned holds
@@ -22,7 +24,7 @@ final class HoldRegistry {
 	}
 
 	/** The current thread's thread-owned hold on {@code lockPath}, or {@code null}. */
-	LockHold threadHold(String lockPath) {
+	@Nullable LockHold threadHold(String lockPath) {
 		return this.threadOwned.get(new ThreadKey(Thread.currentThread(), lockPath));
 	}
 
@@ -33,7 +35,8 @@ final class HoldRegistry {
 	 * @see SessionGuard#register(GuardedHold, long)
 	 */
 	boolean add(LockHold hold, long decidedAt) {
-		ThreadKey key = (hold.owner() == HoldOwner.THREAD) ? new ThreadKey(hold.holderThread(), hold.lockPath()) : null;
+		@Nullable ThreadKey key = (hold.owner() == HoldOwner.THREAD)
+				? new ThreadKey(hold.holderThread(), hold.lockPath()) : null;
 		if (key != null) {
 			this.threadOwned.put(key, hold);
 		}

@@ -1,5 +1,7 @@
 package io.zklock.lock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Work to run while a lock is held, for
  * {@link ILockByCurator#executeLocked(String, LockMode, java.time.Duration, LockCallback)}.
@@ -9,7 +11,7 @@ package io.zklock.lock;
  * lambda that throws no checked exception
  */
 @FunctionalInterface
-public interface LockCallback<T, E extends Throwable> {
+public interface LockCallback<T extends @Nullable Object, E extends Throwable> {
 
 	/**
 	 * Runs the work.

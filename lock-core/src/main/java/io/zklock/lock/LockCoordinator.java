@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lock engine behind {@link ExclusiveLockByCurator} and {@link SharedLockByCurator}: it
@@ -163,7 +164,7 @@ public final class LockCoordinator implements AutoCloseable {
 	 * across a disconnect starts in doubt.
 	 * @return the hold, or {@code null} if the deadline passed
 	 */
-	private LockHold queueFor(LockTarget target, String basePath, Deadline deadline, LockRequest request)
+	private @Nullable LockHold queueFor(LockTarget target, String basePath, Deadline deadline, LockRequest request)
 			throws Exception {
 		while (true) {
 			GrantedNode node = this.queue.acquire(basePath, target.mode(), deadline, request.isInterruptible());

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One child of a lock path parsed as a lock node: its name, its mode (from the Curator
  * node-name marker) and its ten-digit sequence suffix. Children that are not lock nodes
@@ -16,7 +18,7 @@ record LockNodeName(String name, LockMode mode, String sequence) {
 
 	private static final Comparator<LockNodeName> BY_SEQUENCE = Comparator.comparing(LockNodeName::sequence);
 
-	static LockNodeName parse(String name) {
+	static @Nullable LockNodeName parse(String name) {
 		if (name.length() <= SEQUENCE_LENGTH) {
 			return null;
 		}
@@ -49,7 +51,7 @@ record LockNodeName(String name, LockMode mode, String sequence) {
 	 * An exclusive or write waiter waits for its immediate predecessor; a reader waits only
 	 * for the last node before it that excludes readers.
 	 */
-	static LockNodeName blocker(List<LockNodeName> queue, int index) {
+	static @Nullable LockNodeName blocker(List<LockNodeName> queue, int index) {
 		LockNodeName self = queue.get(index);
 		if (self.mode() != LockMode.READ) {
 			return (index > 0) ? queue.get(index - 1) : null;

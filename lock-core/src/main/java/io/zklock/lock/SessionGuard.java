@@ -29,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * every earlier write) found the node owned by the session.
  *
  * <p>
- * Every connection event increments the <em>connection epoch</em>; a confirmation counts only
- * if no event arrived since it began, so a SUSPENDED event racing a confirmation never lets a
- * hold turn HELD while disconnected. Confirmations run on this guard's own daemon thread
+ * Every event of the connection going away (SUSPENDED, LOST) increments the <em>connection
+ * epoch</em>; a confirmation counts only if the epoch did not move since it began, so a SUSPENDED
+ * event racing a confirmation never lets a hold turn HELD while disconnected, and a grant
+ * decided before such an event starts in doubt. Confirmations run on this guard's own daemon thread
  * (ZooKeeper calls block), never on Curator's shared threads. Waiting acquires and releases
  * subscribe to connection signals through {@link #subscribe(Consumer)}.
  *
@@ -114,7 +115,7 @@ final class SessionGuard implements AutoCloseable {
 		this.confirmations.shutdownNow();
 	}
 
-	/** The connection epoch: changes with every connection event. */
+	/** The connection epoch: changes each time the connection goes away. */
 	long epoch() {
 		return this.epoch.get();
 	}
@@ -182,9 +183,12 @@ final class SessionGuard implements AutoCloseable {
 	private void stateChanged(ConnectionState state) {
 		List<GuardedHold> registered;
 		synchronized (this.registration) {
-			long now = this.epoch.incrementAndGet();
-			if (state == ConnectionState.LOST) {
-				this.lostAt.set(now);
+			if (!state.isConnected()) {
+				// only the connection going away can invalidate a grant or a confirmation under way
+				long now = this.epoch.incrementAndGet();
+				if (state == ConnectionState.LOST) {
+					this.lostAt.set(now);
+				}
 			}
 			registered = List.copyOf(this.holds);
 		}

@@ -3,14 +3,9 @@ package io.zklock.lock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,24 +19,9 @@ import static org.awaitility.Awaitility.await;
  * the lock path until the process dies: every exit must delete it.
  */
 @Timeout(60)
-class AdoptedNodeCleanupTests {
+class AdoptedNodeCleanupTests extends ZkServerTest {
 
 	private static final String LOCKS = "/zklock/locks/jobs";
-
-	private TestingServer server;
-
-	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
-
-	@BeforeEach
-	void start() throws Exception {
-		this.server = new TestingServer(true);
-	}
-
-	@AfterEach
-	void stop() throws Exception {
-		this.clients.forEach(CuratorFramework::close);
-		this.server.close();
-	}
 
 	@Test
 	void shouldLeaveNoNodeWhenTheStatOfAnAdoptedNodeCannotBeRead() throws Exception {
@@ -94,19 +74,13 @@ class AdoptedNodeCleanupTests {
 				: List.of();
 	}
 
-	private CuratorFramework client(FaultyZooKeeper.Faults faults) throws InterruptedException {
-		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-			.connectString(this.server.getConnectString())
-			.namespace("zklock")
-			.retryPolicy(new RetryNTimes(3, 50));
-		if (faults != null) {
-			builder.zookeeperFactory(FaultyZooKeeper.factory(faults));
-		}
-		CuratorFramework client = builder.build();
-		client.start();
-		client.blockUntilConnected();
-		this.clients.add(client);
-		return client;
+	private CuratorFramework client(FaultyZooKeeper.Faults faults) {
+		return this.clients.newClient((builder) -> {
+			builder.retryPolicy(new RetryNTimes(3, 50));
+			if (faults != null) {
+				builder.zookeeperFactory(FaultyZooKeeper.factory(faults));
+			}
+		});
 	}
 
 }

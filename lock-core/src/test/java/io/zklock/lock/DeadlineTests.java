@@ -4,17 +4,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterEach;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,33 +22,18 @@ import static org.awaitility.Awaitility.await;
  * when its wait runs out, and leaves nothing behind once the ensemble is back.
  */
 @Timeout(120)
-class DeadlineTests {
+class DeadlineTests extends ZkServerTest {
 
 	private static final Logger logger = LoggerFactory.getLogger(DeadlineTests.class);
 
 
-	private TestingServer server;
-
-	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
-
-	@BeforeEach
-	void start() throws Exception {
-		this.server = new TestingServer(true);
-	}
-
-	@AfterEach
-	void stop() throws Exception {
-		this.clients.forEach(CuratorFramework::close);
-		this.server.close();
-	}
-
 	@Test
-	void waitBoundsZooKeeperCallsWhileTheEnsembleIsAway() throws Exception {
+	void shouldBoundZooKeeperCallsByTheWaitWhileTheEnsembleIsAway() throws Exception {
 		// 15 s connection timeout and 3 retries: one call alone could block for about a minute
 		CuratorFramework client = client(15_000);
 		ILockByCurator locks = new ExclusiveLockByCurator(client, "/locks");
 		locks.tryAcquire("warmup", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow().release();
-		this.server.stop();
+		server.stop();
 
 		long start = System.nanoTime();
 		Optional<LockHandle> lock = locks.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(1));
@@ -63,7 +43,7 @@ class DeadlineTests {
 		assertThat(tookMs).as("bounded by the wait, not by Curator's retries").isLessThan(10_000);
 		assertThat(Thread.currentThread().isInterrupted()).as("no stray interrupt").isFalse();
 
-		this.server.restart();
+		server.restart();
 		CuratorFramework observer = client(5_000);
 		await().atMost(Duration.ofSeconds(20))
 			.until(() -> observer.checkExists().forPath("/locks/jobs") == null
@@ -78,37 +58,29 @@ class DeadlineTests {
 		CuratorFramework client = client(1_000);
 		ILockByCurator locks = new ExclusiveLockByCurator(client, "/locks");
 		locks.acquire("warmup", LockMode.EXCLUSIVE).release();
-		this.server.stop();
+		server.stop();
 		await().atMost(Duration.ofSeconds(20)).until(() -> !client.getZookeeperClient().isConnected());
 
 		CompletableFuture<Optional<LockHandle>> waiting = CompletableFuture
 			.supplyAsync(() -> locks.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(30)));
 		await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(10)).until(() -> !waiting.isDone());
-		this.server.restart();
+		server.restart();
 		assertThat(waiting.get(30, TimeUnit.SECONDS)).as("granted after the outage, within the wait").isPresent()
 			.get()
 			.satisfies(LockHandle::release);
 	}
 
 	@Test
-	void unlimitedWaitIsNotCutOff() throws Exception {
+	void shouldNotCutOffAnUnlimitedWait() throws Exception {
 		CuratorFramework client = client(15_000);
 		ILockByCurator locks = new ExclusiveLockByCurator(client, "/locks");
 		locks.acquire("jobs", LockMode.EXCLUSIVE).release();
 	}
 
-	private CuratorFramework client(int connectionTimeoutMs) throws InterruptedException {
-		CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(this.server.getConnectString())
-			.namespace("zklock")
-			.sessionTimeoutMs(30_000)
+	private CuratorFramework client(int connectionTimeoutMs) {
+		return this.clients.newClient((builder) -> builder.sessionTimeoutMs(30_000)
 			.connectionTimeoutMs(connectionTimeoutMs)
-			.retryPolicy(new RetryNTimes(3, 1000))
-			.build();
-		client.start();
-		client.blockUntilConnected();
-		this.clients.add(client);
-		return client;
+			.retryPolicy(new RetryNTimes(3, 1000)));
 	}
 
 }

@@ -160,7 +160,7 @@ class HerdEffectTests extends ZkServerTest {
 
 	@Test
 	@Timeout(60)
-	void threadsOfOneProcessAreWokenOnePerReleaseToo() throws Exception {
+	void shouldWakeThreadsOfOneProcessOnePerReleaseToo() throws Exception {
 		String path = "herd/same-process";
 		String zkBasePath = "/" + NAMESPACE + basePath(path);
 		CuratorFramework holderClient = this.clients.newClient();

@@ -7,10 +7,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -23,9 +19,7 @@ import static org.awaitility.Awaitility.await;
  * {@link LockCoordinator#getHeldLocks()} and {@link LockQueueInspector#inspect(String)}.
  */
 @Timeout(60)
-class LockIntrospectionTests {
-
-	private TestingServer server;
+class LockIntrospectionTests extends ZkServerTest {
 
 	private CuratorFramework client;
 
@@ -38,25 +32,12 @@ class LockIntrospectionTests {
 	private final RecordingListener events = new RecordingListener();
 
 	@BeforeEach
-	void start() throws Exception {
-		this.server = new TestingServer(true);
-		this.client = CuratorFrameworkFactory.builder()
-			.connectString(this.server.getConnectString())
-			.namespace("zklock")
-			.retryPolicy(new RetryOneTime(100))
-			.build();
-		this.client.start();
-		this.client.blockUntilConnected();
+	void start() {
+		this.client = this.clients.newClient();
 		this.coordinator = new LockCoordinator(this.client, "/locks", "instance-a".getBytes(StandardCharsets.UTF_8));
 		this.coordinator.addListener(this.events);
 		this.locks = new ExclusiveLockByCurator(this.coordinator);
 		this.inspector = new LockQueueInspector(this.client, this.coordinator.getRoot());
-	}
-
-	@AfterEach
-	void stop() throws Exception {
-		this.client.close();
-		this.server.close();
 	}
 
 	@Test

@@ -7,16 +7,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.retry.RetryNTimes;
-import org.apache.curator.test.TestingServer;
-import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterEach;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,30 +24,14 @@ import static org.awaitility.Awaitility.await;
  * the session, and lost for good when the session expires. Session timeout 4 s.
  */
 @Timeout(120)
-class LockLossTests {
+class LockLossTests extends ZkServerTest {
 
 	private static final Logger logger = LoggerFactory.getLogger(LockLossTests.class);
 
-
 	private static final int SESSION_TIMEOUT_MS = 4000;
 
-	private TestingServer server;
-
-	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
-
-	@BeforeEach
-	void startServer() throws Exception {
-		this.server = new TestingServer(true);
-	}
-
-	@AfterEach
-	void stop() throws Exception {
-		this.clients.forEach(CuratorFramework::close);
-		this.server.close();
-	}
-
 	@Test
-	void sessionExpiredWhileHoldingLosesTheLockAndRivalGetsLargerToken() throws Exception {
+	void shouldLoseTheLockWhenTheSessionExpiresAndGiveTheRivalALargerToken() throws Exception {
 		CuratorFramework holderClient = client(false);
 		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		ExclusiveLockByCurator rival = new ExclusiveLockByCurator(client(false), "/locks");
@@ -63,7 +42,7 @@ class LockLossTests {
 		lock.onLost((handle) -> lossCalls.incrementAndGet());
 
 		long fault = System.nanoTime();
-		expireSession(holderClient);
+		ZkTestSupport.expireSession(server, holderClient);
 		await().atMost(Duration.ofSeconds(SESSION_TIMEOUT_MS / 1000 * 2)).until(() -> lock.state() == LockState.LOST);
 		long lostAfterMs = (System.nanoTime() - fault) / 1_000_000;
 		logger.info("session expired -> isHeld()=false after {} ms (LOST)", lostAfterMs);
@@ -81,7 +60,7 @@ class LockLossTests {
 	}
 
 	@Test
-	void connectionDroppedAndRestoredWithinSessionKeepsTheLockAfterConfirmation() throws Exception {
+	void shouldKeepTheLockAfterConfirmationWhenTheConnectionComesBackWithinTheSession() throws Exception {
 		CuratorFramework holderClient = client(false);
 		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
@@ -89,13 +68,13 @@ class LockLossTests {
 		lock.onLost((handle) -> seenByListener.add(handle.state()));
 
 		long fault = System.nanoTime();
-		this.server.stop();
+		server.stop();
 		await().atMost(Duration.ofSeconds(SESSION_TIMEOUT_MS / 1000)).until(() -> lock.state() == LockState.IN_DOUBT);
 		long doubtAfterMs = (System.nanoTime() - fault) / 1_000_000;
 		logger.info("connection dropped -> isHeld()=false after {} ms (SUSPENDED)", doubtAfterMs);
 		assertThat(lock.isHeld()).isFalse();
 
-		this.server.restart();
+		server.restart();
 		await().atMost(Duration.ofSeconds(10)).until(() -> lock.state() == LockState.HELD);
 		assertThat(lock.isHeld()).isTrue();
 		assertThat(seenByListener).containsExactly(LockState.IN_DOUBT);
@@ -106,7 +85,7 @@ class LockLossTests {
 	}
 
 	@Test
-	void connectionDroppedPastTheSessionLosesTheLock() throws Exception {
+	void shouldLoseTheLockWhenTheConnectionIsGonePastTheSession() throws Exception {
 		CuratorFramework holderClient = client(false);
 		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
@@ -119,10 +98,10 @@ class LockLossTests {
 		});
 
 		long fault = System.nanoTime();
-		this.server.stop();
+		server.stop();
 		await().atMost(Duration.ofSeconds(SESSION_TIMEOUT_MS / 1000 * 3)).until(() -> lock.state() == LockState.LOST);
 		logger.info("connection dropped past the session -> LOST after {} ms", (lostAt.get() - fault) / 1_000_000);
-		this.server.restart();
+		server.restart();
 		await().atMost(Duration.ofSeconds(20)).until(() -> holderClient.getZookeeperClient().isConnected());
 		assertThat(lock.state()).isEqualTo(LockState.LOST);
 		ExclusiveLockByCurator rival = new ExclusiveLockByCurator(client(false), "/locks");
@@ -132,7 +111,7 @@ class LockLossTests {
 	}
 
 	@Test
-	void sessionPolicyKeepsTheLockWhileSuspended() throws Exception {
+	void shouldKeepTheLockWhileSuspendedUnderTheSessionPolicy() throws Exception {
 		CuratorFramework holderClient = client(true);
 		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
@@ -141,10 +120,10 @@ class LockLossTests {
 		AtomicInteger lossCalls = new AtomicInteger();
 		lock.onLost((handle) -> lossCalls.incrementAndGet());
 
-		this.server.stop();
+		server.stop();
 		await().atMost(Duration.ofSeconds(SESSION_TIMEOUT_MS / 1000)).until(() -> states.contains(ConnectionState.SUSPENDED));
 		assertThat(lock.isHeld()).isTrue();
-		this.server.restart();
+		server.restart();
 		await().atMost(Duration.ofSeconds(10)).until(() -> states.contains(ConnectionState.RECONNECTED));
 		assertThat(lock.isHeld()).isTrue();
 		assertThat(lossCalls).hasValue(0);
@@ -152,44 +131,24 @@ class LockLossTests {
 	}
 
 	@Test
-	void listenerRegisteredAfterLossIsCalledAtOnce() throws Exception {
+	void shouldCallALossListenerRegisteredAfterTheLossAtOnce() throws Exception {
 		CuratorFramework holderClient = client(false);
 		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
-		expireSession(holderClient);
+		ZkTestSupport.expireSession(server, holderClient);
 		await().atMost(Duration.ofSeconds(10)).until(() -> lock.state() == LockState.LOST);
 		AtomicInteger calls = new AtomicInteger();
 		lock.onLost((handle) -> calls.incrementAndGet());
 		assertThat(calls).hasValue(1);
 	}
 
-	private CuratorFramework client(boolean sessionPolicy) throws InterruptedException {
-		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-			.connectString(this.server.getConnectString())
-			.namespace("zklock")
-			.sessionTimeoutMs(SESSION_TIMEOUT_MS)
-			.connectionTimeoutMs(1000)
-			.retryPolicy(new RetryNTimes(3, 100));
-		if (sessionPolicy) {
-			builder.connectionStateErrorPolicy(new SessionConnectionStateErrorPolicy());
-		}
-		CuratorFramework client = builder.build();
-		client.start();
-		client.blockUntilConnected();
-		this.clients.add(client);
-		return client;
-	}
-
-	/**
-	 * Expires the client's session now: a second handle opened with the same session id and
-	 * password, then closed, makes the server end the session.
-	 */
-	private void expireSession(CuratorFramework client) throws Exception {
-		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-		ZooKeeper twin = new ZooKeeper(this.server.getConnectString(), SESSION_TIMEOUT_MS, (event) -> {
-		}, zk.getSessionId(), zk.getSessionPasswd());
-		await().atMost(Duration.ofSeconds(10)).until(() -> twin.getState().isConnected());
-		twin.close();
+	private CuratorFramework client(boolean sessionPolicy) {
+		return this.clients.newClient((builder) -> {
+			builder.sessionTimeoutMs(SESSION_TIMEOUT_MS).connectionTimeoutMs(1000).retryPolicy(new RetryNTimes(3, 100));
+			if (sessionPolicy) {
+				builder.connectionStateErrorPolicy(new SessionConnectionStateErrorPolicy());
+			}
+		});
 	}
 
 }

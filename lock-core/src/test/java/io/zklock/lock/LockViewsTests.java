@@ -3,19 +3,13 @@ package io.zklock.lock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.locks.InterProcessMultiLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
-import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,25 +23,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * {@link InterProcessMultiLock}, and {@link ILockByCurator#tryAcquireAll}.
  */
 @Timeout(60)
-class LockViewsTests {
-
-	private TestingServer server;
-
-	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
-
-	@BeforeEach
-	void start() throws Exception {
-		this.server = new TestingServer(true);
-	}
-
-	@AfterEach
-	void stop() throws Exception {
-		this.clients.forEach(CuratorFramework::close);
-		this.server.close();
-	}
+class LockViewsTests extends ZkServerTest {
 
 	@Test
-	void asLockIsReentrantAndExcludesOtherProcesses() throws Exception {
+	void shouldReenterAsLockAndExcludeOtherProcesses() throws Exception {
 		ILockByCurator first = locks();
 		ILockByCurator second = locks();
 		Lock lock = first.asLock("orders");
@@ -74,7 +53,7 @@ class LockViewsTests {
 	}
 
 	@Test
-	void asLockRefusesConditionsWithAReason() throws Exception {
+	void shouldRefuseConditionsOfAsLockWithAReason() throws Exception {
 		assertThatExceptionOfType(UnsupportedOperationException.class)
 			.isThrownBy(() -> locks().asLock("orders").newCondition())
 			.withMessageContaining("'orders'")
@@ -82,7 +61,7 @@ class LockViewsTests {
 	}
 
 	@Test
-	void lockInterruptiblyAnswersInterruptAndLockDoesNot() throws Exception {
+	void shouldAnswerAnInterruptInLockInterruptiblyButNotInLock() throws Exception {
 		ILockByCurator holderLocks = locks();
 		ILockByCurator waiterLocks = locks();
 		LockHandle held = holderLocks.acquire("orders", LockMode.EXCLUSIVE);
@@ -130,7 +109,7 @@ class LockViewsTests {
 	}
 
 	@Test
-	void lockKeepsItsPlaceInTheQueueWhenInterrupted() throws Exception {
+	void shouldKeepTheQueuePlaceOfLockWhenInterrupted() throws Exception {
 		ILockByCurator holderLocks = locks();
 		LockHandle held = holderLocks.acquire("queue", LockMode.EXCLUSIVE);
 		Lock waiterLock = locks().asLock("queue");
@@ -177,7 +156,7 @@ class LockViewsTests {
 	}
 
 	@Test
-	void interProcessLockViewsWorkInsideCuratorMultiLock() throws Exception {
+	void shouldWorkInsideCuratorsMultiLockAsInterProcessLockViews() throws Exception {
 		ILockByCurator zklock = locks();
 		CuratorFramework plainClient = client();
 		InterProcessMultiLock multi = new InterProcessMultiLock(
@@ -200,7 +179,7 @@ class LockViewsTests {
 	}
 
 	@Test
-	void tryAcquireAllTakesCanonicalOrderAllOrNothing() throws Exception {
+	void shouldTakeAllLocksInCanonicalOrderAllOrNothing() throws Exception {
 		ILockByCurator first = locks();
 		ILockByCurator second = locks();
 		try (LockGroup group = first.tryAcquireAll(List.of("z", "a", "m", "a"), LockMode.EXCLUSIVE, Duration.ZERO)
@@ -221,7 +200,7 @@ class LockViewsTests {
 	}
 
 	@Test
-	void reversedOrdersDoNotDeadlock() throws Exception {
+	void shouldNotDeadlockOnReversedOrders() throws Exception {
 		ILockByCurator first = locks();
 		ILockByCurator second = locks();
 		CountDownLatch start = new CountDownLatch(1);
@@ -248,7 +227,7 @@ class LockViewsTests {
 	}
 
 	private List<String> children(String path) throws Exception {
-		CuratorFramework client = this.clients.get(0);
+		CuratorFramework client = observer();
 		return (client.checkExists().forPath(path) != null) ? client.getChildren().forPath(path) : List.of();
 	}
 
@@ -256,16 +235,13 @@ class LockViewsTests {
 		return new ExclusiveLockByCurator(client(), "/locks");
 	}
 
-	private CuratorFramework client() throws InterruptedException {
-		CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(this.server.getConnectString())
-			.namespace("zklock")
-			.retryPolicy(new RetryOneTime(100))
-			.build();
-		client.start();
-		client.blockUntilConnected();
-		this.clients.add(client);
-		return client;
+	private CuratorFramework client() {
+		return this.clients.newClient();
+	}
+
+	/** A client that only looks: each call makes a new one, closed after the test. */
+	private CuratorFramework observer() {
+		return this.clients.newClient();
 	}
 
 }

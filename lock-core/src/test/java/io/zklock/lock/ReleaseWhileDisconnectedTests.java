@@ -2,14 +2,9 @@ package io.zklock.lock;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
@@ -26,27 +21,12 @@ import static org.awaitility.Awaitility.await;
  * once the ensemble is back.
  */
 @Timeout(90)
-class ReleaseWhileDisconnectedTests {
+class ReleaseWhileDisconnectedTests extends ZkServerTest {
 
 	private static final Logger logger = LoggerFactory.getLogger(ReleaseWhileDisconnectedTests.class);
 
 	/** Far above the ~0 ms a background hand-off takes, far below Curator's retries. */
 	private static final Duration PROMPT = Duration.ofMillis(500);
-
-	private TestingServer server;
-
-	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
-
-	@BeforeEach
-	void start() throws Exception {
-		this.server = new TestingServer(true);
-	}
-
-	@AfterEach
-	void stop() throws Exception {
-		this.clients.forEach(CuratorFramework::close);
-		this.server.close();
-	}
 
 	@Test
 	void shouldReturnAtOnceAndDeleteInTheBackgroundWhileDisconnected() throws Exception {
@@ -56,7 +36,7 @@ class ReleaseWhileDisconnectedTests {
 		LockGroup group = locks.tryAcquireAll(List.of("jobs/a", "jobs/b", "jobs/c"), LockMode.EXCLUSIVE,
 				Duration.ofSeconds(10)).orElseThrow();
 
-		this.server.stop();
+		server.stop();
 		await().atMost(Duration.ofSeconds(20)).until(() -> !client.getZookeeperClient().isConnected());
 
 		long start = System.nanoTime();
@@ -74,7 +54,7 @@ class ReleaseWhileDisconnectedTests {
 		assertThat(single.isHeld()).isFalse();
 		assertThat(group.isHeld()).isFalse();
 
-		this.server.restart();
+		server.restart();
 		CuratorFramework observer = client();
 		await().atMost(Duration.ofSeconds(30)).until(() -> lockNodes(observer, "jobs/single").isEmpty()
 				&& lockNodes(observer, "jobs/a").isEmpty() && lockNodes(observer, "jobs/b").isEmpty()
@@ -89,18 +69,10 @@ class ReleaseWhileDisconnectedTests {
 	}
 
 	/** zklock's default client settings: 15 s connection timeout, 3 retries, 60 s session. */
-	private CuratorFramework client() throws InterruptedException {
-		CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(this.server.getConnectString())
-			.namespace("zklock")
-			.sessionTimeoutMs(60_000)
+	private CuratorFramework client() {
+		return this.clients.newClient((builder) -> builder.sessionTimeoutMs(60_000)
 			.connectionTimeoutMs(15_000)
-			.retryPolicy(new BoundedExponentialBackoffRetry(100, 5_000, 3))
-			.build();
-		client.start();
-		client.blockUntilConnected();
-		this.clients.add(client);
-		return client;
+			.retryPolicy(new BoundedExponentialBackoffRetry(100, 5_000, 3)));
 	}
 
 }

@@ -5,18 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
-import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
-import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,25 +21,10 @@ import static org.awaitility.Awaitility.await;
  * Tests for {@link SemaphoreByCurator} on a real server.
  */
 @Timeout(60)
-class SemaphoreTests {
-
-	private TestingServer server;
-
-	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
-
-	@BeforeEach
-	void start() throws Exception {
-		this.server = new TestingServer(true);
-	}
-
-	@AfterEach
-	void stop() throws Exception {
-		this.clients.forEach(CuratorFramework::close);
-		this.server.close();
-	}
+class SemaphoreTests extends ZkServerTest {
 
 	@Test
-	void atMostPermitsHoldersAcrossProcesses() throws Exception {
+	void shouldAdmitAtMostPermitsHoldersAcrossProcesses() throws Exception {
 		int permits = 3;
 		AtomicInteger inside = new AtomicInteger();
 		AtomicInteger maxInside = new AtomicInteger();
@@ -70,11 +48,11 @@ class SemaphoreTests {
 		}
 		CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(50, TimeUnit.SECONDS);
 		assertThat(maxInside.get()).isBetween(1, permits);
-		assertThat(this.clients.get(0).getChildren().forPath("/locks/reports/leases")).isEmpty();
+		assertThat(observer().getChildren().forPath("/locks/reports/leases")).isEmpty();
 	}
 
 	@Test
-	void timesOutWhenAllPermitsAreTakenAndLeaseMayBeReturnedFromAnyThread() throws Exception {
+	void shouldTimeOutWhenAllPermitsAreTakenAndReturnALeaseFromAnyThread() throws Exception {
 		SemaphoreByCurator semaphores = new SemaphoreByCurator(client(), "/locks");
 		PermitLease first = semaphores.tryAcquire("jobs", 2, Duration.ZERO).orElseThrow();
 		PermitLease second = semaphores.tryAcquire("jobs", 2, Duration.ZERO).orElseThrow();
@@ -85,11 +63,11 @@ class SemaphoreTests {
 		PermitLease third = semaphores.tryAcquire("jobs", 2, Duration.ofSeconds(5)).orElseThrow();
 		second.close();
 		third.close();
-		assertThat(this.clients.get(0).getChildren().forPath("/locks/jobs/leases")).isEmpty();
+		assertThat(observer().getChildren().forPath("/locks/jobs/leases")).isEmpty();
 	}
 
 	@Test
-	void semaphoreMutexIsNotReentrantAndInteroperatesWithCurator() throws Exception {
+	void shouldInteroperateWithCuratorAsANonReentrantSemaphoreMutex() throws Exception {
 		CuratorFramework client = client();
 		SemaphoreByCurator semaphores = new SemaphoreByCurator(client, "/locks");
 		PermitLease lease = semaphores.tryAcquireMutex("exports", Duration.ZERO).orElseThrow();
@@ -103,7 +81,7 @@ class SemaphoreTests {
 	}
 
 	@Test
-	void aZeroWaitTakesAFreePermitDespiteTakersInCuratorsInternalMutex() throws Exception {
+	void shouldTakeAFreePermitWithAZeroWaitDespiteTakersInCuratorsInternalMutex() throws Exception {
 		int permits = 10;
 		int takers = 3;
 		int tries = 150;
@@ -133,7 +111,7 @@ class SemaphoreTests {
 	}
 
 	@Test
-	void aZeroWaitGivesUpAtOnceWhenEveryPermitIsInUse() throws Exception {
+	void shouldGiveUpAZeroWaitAtOnceWhenEveryPermitIsInUse() throws Exception {
 		SemaphoreByCurator holder = new SemaphoreByCurator(client(), "/locks");
 		PermitLease first = holder.tryAcquire("full", 2, Duration.ZERO).orElseThrow();
 		PermitLease second = holder.tryAcquire("full", 2, Duration.ZERO).orElseThrow();
@@ -145,33 +123,29 @@ class SemaphoreTests {
 	}
 
 	@Test
-	void aLeaseFollowsTheConnectionStateLikeALock() throws Exception {
+	void shouldFollowTheConnectionStateWithALeaseAsWithALock() throws Exception {
 		CuratorFramework client = client();
 		SemaphoreByCurator semaphores = new SemaphoreByCurator(client, "/locks");
 		PermitLease lease = semaphores.tryAcquire("jobs", 1, Duration.ZERO).orElseThrow();
 		AtomicInteger lossCalls = new AtomicInteger();
 		lease.onLost((l) -> lossCalls.incrementAndGet());
 		assertThat(lease.state()).isEqualTo(LockState.HELD);
-		this.server.stop();
+		server.stop();
 		await().atMost(Duration.ofSeconds(20)).until(() -> lease.state() == LockState.IN_DOUBT);
 		assertThat(lease.isHeld()).isFalse();
 		assertThat(lossCalls).hasValue(1);
-		this.server.restart();
+		server.restart();
 		await().atMost(Duration.ofSeconds(20)).until(() -> lease.state() == LockState.HELD);
 		assertThat(lease.release()).isEqualTo(ReleaseResult.RELEASED);
 		semaphores.close();
 	}
 
 	@Test
-	void releaseAfterSessionExpiryReportsLost() throws Exception {
+	void shouldReportLostForAReleaseAfterSessionExpiry() throws Exception {
 		CuratorFramework client = client();
 		SemaphoreByCurator semaphores = new SemaphoreByCurator(client, "/locks");
 		PermitLease lease = semaphores.tryAcquire("jobs", 1, Duration.ZERO).orElseThrow();
-		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-		ZooKeeper twin = new ZooKeeper(this.server.getConnectString(), 4000, (event) -> {
-		}, zk.getSessionId(), zk.getSessionPasswd());
-		await().atMost(Duration.ofSeconds(10)).until(() -> twin.getState().isConnected());
-		twin.close();
+		ZkTestSupport.expireSession(server, client);
 		CuratorFramework observer = client();
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> observer.getChildren().forPath("/locks/jobs/leases").isEmpty());
@@ -180,8 +154,8 @@ class SemaphoreTests {
 	}
 
 	@Test
-	void rejectsBadInputNamingTheValue() throws Exception {
-		SemaphoreByCurator semaphores = new SemaphoreByCurator(client(), "/locks");
+	void shouldRejectBadInputNamingTheValue() throws Exception {
+		SemaphoreByCurator semaphores = new SemaphoreByCurator(client(), "/bad-input");
 		assertThatIllegalArgumentException().isThrownBy(() -> semaphores.tryAcquire("jobs", 0, Duration.ZERO))
 			.withMessageContaining("Permit count 0")
 			.withMessageContaining("'jobs'");
@@ -191,20 +165,16 @@ class SemaphoreTests {
 			.withMessageContaining("-1s");
 		assertThatIllegalArgumentException().isThrownBy(() -> semaphores.tryAcquire("a/../b", 1, Duration.ZERO))
 			.withMessageContaining("'a/../b'");
-		assertThat(this.clients.get(0).checkExists().forPath("/locks")).isNull();
+		assertThat(observer().checkExists().forPath("/bad-input")).as("nothing created for bad input").isNull();
 	}
 
-	private CuratorFramework client() throws InterruptedException {
-		CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(this.server.getConnectString())
-			.namespace("zklock")
-			.sessionTimeoutMs(4000)
-			.retryPolicy(new RetryOneTime(100))
-			.build();
-		client.start();
-		client.blockUntilConnected();
-		this.clients.add(client);
-		return client;
+	private CuratorFramework client() {
+		return this.clients.newClient((builder) -> builder.sessionTimeoutMs(4000));
+	}
+
+	/** A client that only looks: each call makes a new one, closed after the test. */
+	private CuratorFramework observer() {
+		return this.clients.newClient();
 	}
 
 }

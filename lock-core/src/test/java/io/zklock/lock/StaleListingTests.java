@@ -56,7 +56,7 @@ class StaleListingTests {
 	}
 
 	@Test
-	void deadNodeListedByALaggingFollowerIsNotTakenForTheLock() throws Exception {
+	void shouldNotTakeADeadNodeListedByALaggingFollowerForTheLock() throws Exception {
 		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(client(null, null), "/locks");
 		AtomicReference<List<String>> staleListing = new AtomicReference<>();
 		AtomicLong staleSession = new AtomicLong();

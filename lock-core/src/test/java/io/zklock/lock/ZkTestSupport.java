@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import ch.qos.logback.classic.Level;
 import org.apache.curator.framework.CuratorFramework;
@@ -205,6 +206,19 @@ final class ZkTestSupport {
 		 * @param zookeeperFactory a factory for the ZooKeeper handle, or {@code null} for Curator's
 		 */
 		CuratorFramework newClient(String namespace, ZookeeperFactory zookeeperFactory) {
+			return newClient((builder) -> {
+				builder.namespace(namespace);
+				if (zookeeperFactory != null) {
+					builder.zookeeperFactory(zookeeperFactory);
+				}
+			});
+		}
+
+		/**
+		 * A started client with the product's namespace and the fixture's settings (30 s session,
+		 * 10 s connection timeout, one retry), adjusted by {@code settings}.
+		 */
+		CuratorFramework newClient(Consumer<CuratorFrameworkFactory.Builder> settings) {
 			// Curator 5.9.0 leaks its SafeNotifyService thread on close: bring our own
 			ExecutorService safeService = Executors.newSingleThreadExecutor((r) -> {
 				Thread thread = new Thread(r, "test-curator-safe-notify");
@@ -219,13 +233,9 @@ final class ZkTestSupport {
 				// no /zookeeper/config watch per client: the server's watch count is then the
 				// lock watches alone
 				.ensembleTracker(false)
+				.namespace(NAMESPACE)
 				.runSafeService(safeService);
-			if (namespace != null) {
-				builder.namespace(namespace);
-			}
-			if (zookeeperFactory != null) {
-				builder.zookeeperFactory(zookeeperFactory);
-			}
+			settings.accept(builder);
 			CuratorFramework client = builder.build();
 			client.start();
 			this.executors.add(safeService);

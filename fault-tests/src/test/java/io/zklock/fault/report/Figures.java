@@ -14,6 +14,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * The figures one fault test reports: printed to the test's output and added as a row to
  * {@code figures.md} in the fault output directory, so one run yields the whole table (a new
@@ -23,6 +26,9 @@ import java.util.stream.Collectors;
  * Not thread-safe: one test fills it.
  */
 public final class Figures {
+
+	/** Figures and outcomes for the reader of the run (logger io.zklock.fault.report, INFO). */
+	private static final Logger REPORT = LoggerFactory.getLogger("io.zklock.fault.report");
 
 	private static final String HEADER = "| test | ensemble | rounds | faults | stale writes rejected "
 			+ "| stale writes accepted | overlaps | failover p50/max ms | leaked nodes | leaked watches | seconds |";
@@ -137,7 +143,7 @@ public final class Figures {
 			.append('\n');
 		this.extras.forEach((name, value) -> out.append("[figures]   ").append(name).append(": ").append(value).append('\n'));
 		out.append("[figures]   seconds:               ").append(seconds).append('\n');
-		System.out.print(out);
+		REPORT.info(out.toString().stripTrailing());
 		String row = "| " + String.join(" | ", this.test, this.ensemble, Long.toString(this.rounds), faultList,
 				Long.toString(this.staleRejected), Long.toString(this.staleAccepted), this.overlaps, failover,
 				this.leakedNodes, this.leakedWatches, Long.toString(seconds)) + " |";

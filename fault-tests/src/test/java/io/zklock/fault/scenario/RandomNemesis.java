@@ -6,6 +6,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.zklock.fault.ensemble.Ensemble;
 import io.zklock.fault.ensemble.EnsembleProbe;
 import io.zklock.fault.harness.ContenderProcess;
@@ -23,6 +26,9 @@ import static org.awaitility.Awaitility.await;
  * same schedule of kinds, targets and durations.
  */
 public final class RandomNemesis {
+
+	/** Figures and outcomes for the reader of the run (logger io.zklock.fault.report, INFO). */
+	private static final Logger REPORT = LoggerFactory.getLogger("io.zklock.fault.report");
 
 	/** The faults the nemesis mixes. */
 	public enum Kind {
@@ -105,7 +111,7 @@ public final class RandomNemesis {
 			Fault fault = inject(kind, target, hold);
 			line += " " + fault.target() + " for " + fault.heldMillis() + " ms";
 			this.schedule.add(line);
-			System.out.println("[soak] " + line);
+			REPORT.info("[soak] " + line);
 			this.faults.add(fault);
 			Duration pause = Duration.ofMillis(1000 + (long) (rest * 2000));
 			await().pollDelay(pause).atMost(pause.plusSeconds(5)).until(() -> true);
