@@ -76,7 +76,7 @@ final class SessionGuard implements AutoCloseable {
 	/**
 	 * Orders registrations against connection events: a hold is either registered before an
 	 * event, which then reaches it, or checked against the event's epoch and refused. Never held
-	 * while loss callbacks run.
+	 * while loss callbacks run or while calling into the client.
 	 */
 	private final Object registration = new Object();
 
@@ -142,9 +142,15 @@ final class SessionGuard implements AutoCloseable {
 	 * since the decision: the hold was not registered and its node must be given up
 	 */
 	boolean register(GuardedHold hold, long decidedAt) {
+		// read outside the lock: the handle can stall while Curator replaces it, and the
+		// connection-state thread needs the lock. A session that ends after this read is caught
+		// by lostAt below, or reaches the registered hold with its LOST event.
+		if (sessionId() != hold.sessionId()) {
+			return false;
+		}
 		boolean inDoubt;
 		synchronized (this.registration) {
-			if (sessionId() != hold.sessionId() || this.lostAt.get() > decidedAt) {
+			if (this.lostAt.get() > decidedAt) {
 				return false;
 			}
 			this.holds.add(hold);

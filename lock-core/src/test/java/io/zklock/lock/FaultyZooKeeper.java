@@ -2,6 +2,7 @@ package io.zklock.lock;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +24,8 @@ import org.apache.zookeeper.data.Stat;
 /**
  * A ZooKeeper handle with faults at the client boundary, on a real server: a lock-node create
  * under a path prefix whose reply is lost (the server made the node, the client hears
- * {@code CONNECTIONLOSS}), and {@code exists} calls on lock nodes that fail or answer late.
+ * {@code CONNECTIONLOSS}), {@code exists} calls on lock nodes that fail or answer late, and a
+ * session-id read that stalls (as the handle does while Curator replaces it).
  * Synchronous and asynchronous calls alike, so a test holds for any engine.
  */
 final class FaultyZooKeeper {
@@ -44,6 +46,14 @@ final class FaultyZooKeeper {
 
 		/** Answer {@code exists} calls on lock nodes under the prefix this late. */
 		final AtomicLong delayExistsMillis = new AtomicLong();
+
+		/** The next {@code getSessionId()} on this thread waits until {@link #releaseSessionRead} counts down. */
+		volatile Thread stallSessionReadOn;
+
+		/** Counted down when the stalled {@code getSessionId()} began waiting. */
+		final CountDownLatch sessionReadStalled = new CountDownLatch(1);
+
+		final CountDownLatch releaseSessionRead = new CountDownLatch(1);
 
 		final AtomicInteger createRepliesDropped = new AtomicInteger();
 
@@ -148,6 +158,21 @@ final class FaultyZooKeeper {
 				return;
 			}
 			this.faults.timer.schedule(() -> super.exists(path, watcher, cb, ctx), delay, TimeUnit.MILLISECONDS);
+		}
+
+		@Override
+		public long getSessionId() {
+			if (this.faults.stallSessionReadOn == Thread.currentThread()) {
+				this.faults.stallSessionReadOn = null;
+				this.faults.sessionReadStalled.countDown();
+				try {
+					this.faults.releaseSessionRead.await(60, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			return super.getSessionId();
 		}
 
 		private boolean armedFor(String path, CreateMode mode) {

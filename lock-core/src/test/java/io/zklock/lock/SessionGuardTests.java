@@ -1,11 +1,18 @@
 package io.zklock.lock;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,8 +23,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Tests for {@link SessionGuard}: a confirmation counts only if no connection event arrived
  * since it began (a SUSPENDED racing the confirmation never turns a hold HELD while
- * disconnected), and confirmations run on the guard's own thread, never on Curator's shared
- * threads.
+ * disconnected), confirmations run on the guard's own thread, never on Curator's shared
+ * threads, and a registration never stalls Curator's connection-state thread.
  */
 @Timeout(60)
 class SessionGuardTests extends ZkServerTest {
@@ -64,6 +71,38 @@ class SessionGuardTests extends ZkServerTest {
 			assertThat(guard.register(hold, decidedAt)).as("a grant of the lost session").isFalse();
 			assertThat(guard.holds()).doesNotContain(hold);
 			assertThat(reported).as("a refused grant was never handed out: no loss to report").hasValue(0);
+		}
+	}
+
+	@Test
+	void shouldDeliverConnectionEventsWhileARegistrationWaitsOnTheClient() throws Exception {
+		FaultyZooKeeper.Faults faults = new FaultyZooKeeper.Faults("/owned-d");
+		CuratorFramework client = this.clients.newClient((builder) -> builder.zookeeperFactory(FaultyZooKeeper.factory(faults)));
+		Hold hold = ownedNode(client, "/owned-d");
+		List<ConnectionState> states = new CopyOnWriteArrayList<>();
+		ExecutorService registering = Executors.newSingleThreadExecutor();
+		try (SessionGuard guard = new SessionGuard(client, (lost) -> {
+		})) {
+			// Curator tells its listeners in turn on one thread: this one hears an event only
+			// after the guard's listener has handled it
+			client.getConnectionStateListenable().addListener((c, state) -> states.add(state));
+			long decidedAt = guard.epoch();
+			Future<Boolean> registered = registering.submit(() -> {
+				faults.stallSessionReadOn = Thread.currentThread();
+				return guard.register(hold, decidedAt);
+			});
+			assertThat(faults.sessionReadStalled.await(20, TimeUnit.SECONDS)).isTrue();
+			ZkTestSupport.expireSession(server, client);
+			await("the session's loss to pass the guard while a registration reads the session")
+				.atMost(Duration.ofSeconds(20))
+				.until(() -> states.contains(ConnectionState.LOST));
+			faults.releaseSessionRead.countDown();
+			assertThat(registered.get(20, TimeUnit.SECONDS)).as("a grant of the lost session").isFalse();
+			assertThat(guard.holds()).doesNotContain(hold);
+		}
+		finally {
+			faults.releaseSessionRead.countDown();
+			registering.shutdownNow();
 		}
 	}
 
