@@ -10,10 +10,13 @@ package io.zklock.annotation;
  */
 public class InvalidLockAnnotationException extends IllegalStateException {
 
+	/** The annotated method, as {@code Type.method(ParamTypes)}. */
 	private final String methodDescription;
 
+	/** What is wrong, naming the attribute and its value as written. */
 	private final String description;
 
+	/** What to write instead. */
 	private final String action;
 
 	/**

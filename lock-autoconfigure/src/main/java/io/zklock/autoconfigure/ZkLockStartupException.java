@@ -6,8 +6,10 @@ package io.zklock.autoconfigure;
  */
 public class ZkLockStartupException extends RuntimeException {
 
+	/** What is wrong, naming the bad value. */
 	private final String description;
 
+	/** What to do, naming the property to change. */
 	private final String action;
 
 	/**

@@ -6,6 +6,7 @@ package io.zklock.autoconfigure;
  */
 public class ZooKeeperConnectionException extends ZkLockStartupException {
 
+	/** The ensemble address that was tried. */
 	private final String connectString;
 
 	/**

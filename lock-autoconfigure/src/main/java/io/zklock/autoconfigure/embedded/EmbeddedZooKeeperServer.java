@@ -20,7 +20,6 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.zookeeper.server.embedded.ExitHandler;
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
 
-import io.zklock.autoconfigure.ZkLockConfigurationException;
 import io.zklock.autoconfigure.ZkLockStartupException;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -62,9 +61,9 @@ public final class EmbeddedZooKeeperServer implements DisposableBean {
 	/**
 	 * Starts the server, logging through ZooKeeper's own logger levels.
 	 * @param port the client port, or 0 for a free one
-	 * @throws ZkLockConfigurationException if the port is not between 0 and 65535, or taken
-	 * @throws ZkLockStartupException if ZooKeeper's server libraries are missing or the server
-	 * does not start
+	 * @throws IllegalArgumentException if the port is not between 0 and 65535
+	 * @throws ZkLockStartupException if the port is taken, ZooKeeper's server libraries are
+	 * missing or the server does not start
 	 */
 	public EmbeddedZooKeeperServer(int port) {
 		this(port, EmbeddedServerLogLevels.NONE);
@@ -74,15 +73,14 @@ public final class EmbeddedZooKeeperServer implements DisposableBean {
 	 * Starts the server.
 	 * @param port the client port, or 0 for a free one
 	 * @param logLevels the logger levels to lower while the server runs
-	 * @throws ZkLockConfigurationException if the port is not between 0 and 65535, or taken
-	 * @throws ZkLockStartupException if ZooKeeper's server libraries are missing or the server
-	 * does not start
+	 * @throws IllegalArgumentException if the port is not between 0 and 65535
+	 * @throws ZkLockStartupException if the port is taken, ZooKeeper's server libraries are
+	 * missing or the server does not start
 	 */
 	EmbeddedZooKeeperServer(int port, EmbeddedServerLogLevels logLevels) {
 		if (port < 0 || port > 65535) {
-			throw new ZkLockConfigurationException("zklock.zookeeper.embedded.port",
-					"Invalid zklock.zookeeper.embedded.port=" + port + ".",
-					"Use 0 for a free port, or a port between 1 and 65535.", null);
+			throw new IllegalArgumentException(
+					"Invalid port " + port + ": use 0 for a free port, or a port between 1 and 65535");
 		}
 		requireServerLibraries();
 		int clientPort = (port != 0) ? requireFreePort(port) : freePort();
@@ -249,7 +247,7 @@ public final class EmbeddedZooKeeperServer implements DisposableBean {
 			return port;
 		}
 		catch (IOException ex) {
-			throw new ZkLockConfigurationException("zklock.zookeeper.embedded.port",
+			throw new ZkLockStartupException(
 					"The embedded ZooKeeper server (zklock.zookeeper.embedded.enabled=true) could not start on 127.0.0.1:"
 							+ port + ": the port is taken (" + ex.getMessage() + ").",
 					"Choose another zklock.zookeeper.embedded.port (0 picks a free one), or stop what listens on "

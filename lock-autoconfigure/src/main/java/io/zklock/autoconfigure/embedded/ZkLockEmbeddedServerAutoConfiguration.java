@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
@@ -41,14 +42,20 @@ public final class ZkLockEmbeddedServerAutoConfiguration {
 
 	private static final String CONNECT_STRING = "zklock.zookeeper.connect-string";
 
+	private static final String PORT = "zklock.zookeeper.embedded.port";
+
 	@Bean(destroyMethod = "destroy")
 	@ConditionalOnMissingBean
 	EmbeddedZooKeeperServer zkLockEmbeddedZooKeeperServer(ZkLockProperties properties,
 			ObjectProvider<LoggingSystem> loggingSystem) {
 		LoggingSystem logging = loggingSystem
 			.getIfAvailable(() -> LoggingSystem.get(ZkLockEmbeddedServerAutoConfiguration.class.getClassLoader()));
-		return new EmbeddedZooKeeperServer(properties.getZookeeper().getEmbedded().getPort(),
-				new EmbeddedServerLogLevels(logging));
+		int port = properties.getZookeeper().getEmbedded().getPort();
+		if (port < 0 || port > 65535) {
+			throw new InvalidConfigurationPropertyValueException(PORT, port,
+					"it is not a port; use 0 for a free port, or a port between 1 and 65535");
+		}
+		return new EmbeddedZooKeeperServer(port, new EmbeddedServerLogLevels(logging));
 	}
 
 	@Bean

@@ -20,6 +20,7 @@ import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -175,7 +176,10 @@ class ZkLockEmbeddedServerAutoConfigurationTests {
 		this.contextRunner
 			.withPropertyValues("zklock.zookeeper.embedded.enabled=true", "zklock.zookeeper.embedded.port=70000")
 			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
-				.hasMessageContaining("zklock.zookeeper.embedded.port=70000"));
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("zklock.zookeeper.embedded.port")
+				.hasMessageContaining("'70000'")
+				.hasMessageContaining("a port between 1 and 65535"));
 	}
 
 	@Test
