@@ -18,9 +18,14 @@ import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 
+import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.aop.framework.autoproxy.InfrastructureAdvisorAutoProxyCreator;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.util.ClassUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -97,6 +102,34 @@ class DistributedLockInterceptorTests extends ZkAnnotationTest {
 			}
 			assertThat(service.quick("9")).isEqualTo("orders/9");
 		});
+	}
+
+	@Test
+	void shouldApplyTheAnnotationWithoutAspectJ() {
+		// the starter brings no AspectJ: Boot's AOP auto-configuration then registers only the
+		// infrastructure proxy creator, which must still apply zklock's advisor
+		lockingContext().withUserConfiguration(PublicServiceConfiguration.class)
+			.withClassLoader(new FilteredClassLoader("org.aspectj"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(ClassUtils.isPresent("org.aspectj.weaver.Advice", context.getClassLoader())).isFalse();
+				assertThat(context.getBean(AopConfigUtils.AUTO_PROXY_CREATOR_BEAN_NAME))
+					.isExactlyInstanceOf(InfrastructureAdvisorAutoProxyCreator.class);
+				PublicService service = context.getBean(PublicService.class);
+				assertThat(AopUtils.isAopProxy(service)).isTrue();
+				ILockByCurator locks = context.getBean(ILockByCurator.class);
+				LockHandle holder = CompletableFuture
+					.supplyAsync(() -> locks.acquire("without-aspectj", LockMode.EXCLUSIVE))
+					.get(10, TimeUnit.SECONDS);
+				try {
+					assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(service::work)
+						.withMessageContaining("'without-aspectj'");
+				}
+				finally {
+					holder.release();
+				}
+				assertThat(service.work()).isEqualTo("without-aspectj");
+			});
 	}
 
 	@Test
@@ -364,6 +397,26 @@ class DistributedLockInterceptorTests extends ZkAnnotationTest {
 		@Bean
 		Tenant tenant() {
 			return new Tenant();
+		}
+
+	}
+
+	/** Public, so a class proxy defined by another class loader may extend it. */
+	public static class PublicService {
+
+		@DistributedLock(path = "without-aspectj", waitTime = "0")
+		public String work() {
+			return LockContext.currentLock().orElseThrow().lockPath();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PublicServiceConfiguration {
+
+		@Bean
+		PublicService publicService() {
+			return new PublicService();
 		}
 
 	}
