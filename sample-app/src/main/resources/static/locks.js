@@ -173,7 +173,7 @@
 		elements.updated.textContent = new Date(heldLocks.timestamp).toLocaleTimeString();
 		var rows = heldLocks.locks.map(function (lock) {
 			var row = document.createElement('tr');
-			[lock.lockPath, lock.mode, '#' + lock.fencingToken, formatDuration(lock.heldForMillis), lock.holderThread]
+			[lock.displayPath || lock.lockPath, lock.mode, '#' + lock.fencingToken, formatDuration(lock.heldForMillis), lock.holderThread]
 				.forEach(function (text) {
 					var cell = document.createElement('td');
 					cell.textContent = text;
@@ -232,7 +232,7 @@
 		section.className = 'lane';
 		section.dataset.lockPath = queue.lockPath;
 		var header = document.createElement('header');
-		header.appendChild(textElement('h2', queue.lockPath));
+		header.appendChild(textElement('h2', queue.displayPath || queue.lockPath));
 		header.appendChild(textElement('span', holders.length + (holders.length === 1 ? ' holder' : ' holders')
 			+ ' · ' + waiters.length + ' waiting · peak ' + lane.peakWaiters + ' waiting · longest wait seen '
 			+ formatDuration(lane.longestWaitMs), 'stats'));

@@ -25,6 +25,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockPaths;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -56,7 +57,11 @@ class LiveLocksPageTests {
 
 	private static final Duration PAGE_WAIT = Duration.ofSeconds(20);
 
-	private static final String LOCK_PATH = "inventory/sku-live";
+	// the lock path a @DistributedLock(path = "inventory", key = ...) gives for the key
+	// "sku/live": one encoded segment, which the page shows decoded
+	private static final String LOCK_PATH = "inventory/" + LockPaths.encodeSegment("sku/live");
+
+	private static final String DISPLAY_PATH = "inventory/sku/live";
 
 	// named threads: the page shows the holder's thread name (the test thread's changes while
 	// Selenium sends commands)
@@ -125,7 +130,7 @@ class LiveLocksPageTests {
 			// this instance's holder shows the thread that holds it
 			assertThat(onLoad.holders().get(0).text()).contains("★ thread live-page-holder");
 			assertThat(driver.findElement(By.id("held")).getText()).as("held by this instance, on load")
-				.contains(LOCK_PATH, "live-page-holder");
+				.contains(DISPLAY_PATH, "live-page-holder");
 			WebDriverWait wait = new WebDriverWait(driver, PAGE_WAIT);
 			wait.withMessage(() -> "the page shows:\n" + driver.findElement(By.tagName("body")).getText());
 			// the page redraws on every poll: read each drawing in one script call
@@ -142,7 +147,7 @@ class LiveLocksPageTests {
 			assertThat(waiterCard.fencingToken()).isGreaterThan(fencingToken);
 			assertThat(waiterCard.text()).contains("EXCLUSIVE", "waiting ", "next");
 			assertThat(driver.findElement(By.id("health")).getText()).isEqualTo("zklock UP");
-			assertThat(driver.findElement(By.id("held")).getText()).contains(LOCK_PATH, "live-page-holder");
+			assertThat(driver.findElement(By.id("held")).getText()).contains(DISPLAY_PATH, "live-page-holder");
 			saveScreenshot(driver, SCREENSHOT);
 
 			release.countDown();
@@ -152,7 +157,7 @@ class LiveLocksPageTests {
 				LaneDrawing current = LaneDrawing.read(driver, LOCK_PATH);
 				return (current.holders().isEmpty() && current.waiters().isEmpty()) ? current : null;
 			});
-			assertThat(free.text()).contains(LOCK_PATH, "free");
+			assertThat(free.text()).contains(DISPLAY_PATH, "free");
 			assertThat(driver.findElements(By.cssSelector("#error:not([hidden])"))).isEmpty();
 		}
 		finally {
