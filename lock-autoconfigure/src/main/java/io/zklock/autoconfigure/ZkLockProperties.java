@@ -57,62 +57,122 @@ public class ZkLockProperties {
 
 	private final Zookeeper zookeeper = new Zookeeper();
 
+	/**
+	 * The value of {@code zklock.enabled}.
+	 * @return the value
+	 */
 	public boolean isEnabled() {
 		return this.enabled;
 	}
 
+	/**
+	 * Sets {@code zklock.enabled}.
+	 * @param enabled the value
+	 */
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
 	}
 
+	/**
+	 * The value of {@code zklock.root-path}.
+	 * @return the value
+	 */
 	public String getRootPath() {
 		return this.rootPath;
 	}
 
+	/**
+	 * Sets {@code zklock.root-path}.
+	 * @param rootPath the value
+	 */
 	public void setRootPath(String rootPath) {
 		this.rootPath = rootPath;
 	}
 
+	/**
+	 * The value of {@code zklock.default-wait-time}.
+	 * @return the value
+	 */
 	public Duration getDefaultWaitTime() {
 		return this.defaultWaitTime;
 	}
 
+	/**
+	 * Sets {@code zklock.default-wait-time}.
+	 * @param defaultWaitTime the value
+	 */
 	public void setDefaultWaitTime(Duration defaultWaitTime) {
 		this.defaultWaitTime = defaultWaitTime;
 	}
 
+	/**
+	 * The value of {@code zklock.aspect-order}.
+	 * @return the value
+	 */
 	public int getAspectOrder() {
 		return this.aspectOrder;
 	}
 
+	/**
+	 * Sets {@code zklock.aspect-order}.
+	 * @param aspectOrder the value
+	 */
 	public void setAspectOrder(int aspectOrder) {
 		this.aspectOrder = aspectOrder;
 	}
 
+	/**
+	 * The value of {@code zklock.on-lock-lost}.
+	 * @return the value
+	 */
 	public OnLockLost getOnLockLost() {
 		return this.onLockLost;
 	}
 
+	/**
+	 * Sets {@code zklock.on-lock-lost}.
+	 * @param onLockLost the value
+	 */
 	public void setOnLockLost(OnLockLost onLockLost) {
 		this.onLockLost = onLockLost;
 	}
 
+	/**
+	 * The value of {@code zklock.instance-id}.
+	 * @return the value
+	 */
 	public String getInstanceId() {
 		return this.instanceId;
 	}
 
+	/**
+	 * Sets {@code zklock.instance-id}.
+	 * @param instanceId the value
+	 */
 	public void setInstanceId(String instanceId) {
 		this.instanceId = instanceId;
 	}
 
+	/**
+	 * The value of {@code zklock.release-after-transaction}.
+	 * @return the value
+	 */
 	public boolean isReleaseAfterTransaction() {
 		return this.releaseAfterTransaction;
 	}
 
+	/**
+	 * Sets {@code zklock.release-after-transaction}.
+	 * @param releaseAfterTransaction the value
+	 */
 	public void setReleaseAfterTransaction(boolean releaseAfterTransaction) {
 		this.releaseAfterTransaction = releaseAfterTransaction;
 	}
 
+	/**
+	 * The {@code zklock.zookeeper.*} settings.
+	 * @return the settings
+	 */
 	public Zookeeper getZookeeper() {
 		return this.zookeeper;
 	}
@@ -163,66 +223,130 @@ public class ZkLockProperties {
 
 		private final Ssl ssl = new Ssl();
 
+		/**
+		 * The value of {@code zklock.zookeeper.connect-string}.
+		 * @return the value
+		 */
 		public String getConnectString() {
 			return this.connectString;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.connect-string}.
+		 * @param connectString the value
+		 */
 		public void setConnectString(String connectString) {
 			this.connectString = connectString;
 		}
 
+		/**
+		 * The value of {@code zklock.zookeeper.namespace}.
+		 * @return the value
+		 */
 		public String getNamespace() {
 			return this.namespace;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.namespace}.
+		 * @param namespace the value
+		 */
 		public void setNamespace(String namespace) {
 			this.namespace = namespace;
 		}
 
+		/**
+		 * The value of {@code zklock.zookeeper.session-timeout}.
+		 * @return the value
+		 */
 		public Duration getSessionTimeout() {
 			return this.sessionTimeout;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.session-timeout}.
+		 * @param sessionTimeout the value
+		 */
 		public void setSessionTimeout(Duration sessionTimeout) {
 			this.sessionTimeout = sessionTimeout;
 		}
 
+		/**
+		 * The value of {@code zklock.zookeeper.connection-timeout}.
+		 * @return the value
+		 */
 		public Duration getConnectionTimeout() {
 			return this.connectionTimeout;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.connection-timeout}.
+		 * @param connectionTimeout the value
+		 */
 		public void setConnectionTimeout(Duration connectionTimeout) {
 			this.connectionTimeout = connectionTimeout;
 		}
 
+		/**
+		 * The value of {@code zklock.zookeeper.block-until-connected}.
+		 * @return the value
+		 */
 		public Duration getBlockUntilConnected() {
 			return this.blockUntilConnected;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.block-until-connected}.
+		 * @param blockUntilConnected the value
+		 */
 		public void setBlockUntilConnected(Duration blockUntilConnected) {
 			this.blockUntilConnected = blockUntilConnected;
 		}
 
+		/**
+		 * The value of {@code zklock.zookeeper.connection-state-error-policy}.
+		 * @return the value
+		 */
 		public ConnectionStateErrorPolicy getConnectionStateErrorPolicy() {
 			return this.connectionStateErrorPolicy;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.connection-state-error-policy}.
+		 * @param connectionStateErrorPolicy the value
+		 */
 		public void setConnectionStateErrorPolicy(ConnectionStateErrorPolicy connectionStateErrorPolicy) {
 			this.connectionStateErrorPolicy = connectionStateErrorPolicy;
 		}
 
+		/**
+		 * The {@code zklock.zookeeper.retry.*} settings.
+		 * @return the settings
+		 */
 		public Retry getRetry() {
 			return this.retry;
 		}
 
+		/**
+		 * The {@code zklock.zookeeper.auth.*} settings.
+		 * @return the settings
+		 */
 		public Auth getAuth() {
 			return this.auth;
 		}
 
+		/**
+		 * The {@code zklock.zookeeper.ssl.*} settings.
+		 * @return the settings
+		 */
 		public Ssl getSsl() {
 			return this.ssl;
 		}
 
+		/**
+		 * The {@code zklock.zookeeper.embedded.*} settings.
+		 * @return the settings
+		 */
 		public Embedded getEmbedded() {
 			return this.embedded;
 		}
@@ -249,26 +373,50 @@ public class ZkLockProperties {
 		 */
 		private Duration maxSleep = Duration.ofSeconds(5);
 
+		/**
+		 * The value of {@code zklock.zookeeper.retry.base-sleep}.
+		 * @return the value
+		 */
 		public Duration getBaseSleep() {
 			return this.baseSleep;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.retry.base-sleep}.
+		 * @param baseSleep the value
+		 */
 		public void setBaseSleep(Duration baseSleep) {
 			this.baseSleep = baseSleep;
 		}
 
+		/**
+		 * The value of {@code zklock.zookeeper.retry.max-retries}.
+		 * @return the value
+		 */
 		public int getMaxRetries() {
 			return this.maxRetries;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.retry.max-retries}.
+		 * @param maxRetries the value
+		 */
 		public void setMaxRetries(int maxRetries) {
 			this.maxRetries = maxRetries;
 		}
 
+		/**
+		 * The value of {@code zklock.zookeeper.retry.max-sleep}.
+		 * @return the value
+		 */
 		public Duration getMaxSleep() {
 			return this.maxSleep;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.retry.max-sleep}.
+		 * @param maxSleep the value
+		 */
 		public void setMaxSleep(Duration maxSleep) {
 			this.maxSleep = maxSleep;
 		}
@@ -291,18 +439,34 @@ public class ZkLockProperties {
 		 */
 		private int port;
 
+		/**
+		 * The value of {@code zklock.zookeeper.embedded.enabled}.
+		 * @return the value
+		 */
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.embedded.enabled}.
+		 * @param enabled the value
+		 */
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
 		}
 
+		/**
+		 * The value of {@code zklock.zookeeper.embedded.port}.
+		 * @return the value
+		 */
 		public int getPort() {
 			return this.port;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.embedded.port}.
+		 * @param port the value
+		 */
 		public void setPort(int port) {
 			this.port = port;
 		}
@@ -344,26 +508,50 @@ public class ZkLockProperties {
 		 */
 		private boolean failOnOpenAcl;
 
+		/**
+		 * The value of {@code zklock.zookeeper.auth.scheme}.
+		 * @return the value
+		 */
 		public String getScheme() {
 			return this.scheme;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.auth.scheme}.
+		 * @param scheme the value
+		 */
 		public void setScheme(String scheme) {
 			this.scheme = scheme;
 		}
 
+		/**
+		 * The value of {@code zklock.zookeeper.auth.credentials}.
+		 * @return the value
+		 */
 		public String getCredentials() {
 			return this.credentials;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.auth.credentials}.
+		 * @param credentials the value
+		 */
 		public void setCredentials(String credentials) {
 			this.credentials = credentials;
 		}
 
+		/**
+		 * The value of {@code zklock.zookeeper.auth.fail-on-open-acl}.
+		 * @return the value
+		 */
 		public boolean isFailOnOpenAcl() {
 			return this.failOnOpenAcl;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.auth.fail-on-open-acl}.
+		 * @param failOnOpenAcl the value
+		 */
 		public void setFailOnOpenAcl(boolean failOnOpenAcl) {
 			this.failOnOpenAcl = failOnOpenAcl;
 		}
@@ -397,26 +585,50 @@ public class ZkLockProperties {
 
 		private final Store trustStore = new Store();
 
+		/**
+		 * The value of {@code zklock.zookeeper.ssl.enabled}.
+		 * @return the value
+		 */
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.ssl.enabled}.
+		 * @param enabled the value
+		 */
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
 		}
 
+		/**
+		 * The value of {@code zklock.zookeeper.ssl.hostname-verification}.
+		 * @return the value
+		 */
 		public boolean isHostnameVerification() {
 			return this.hostnameVerification;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.ssl.hostname-verification}.
+		 * @param hostnameVerification the value
+		 */
 		public void setHostnameVerification(boolean hostnameVerification) {
 			this.hostnameVerification = hostnameVerification;
 		}
 
+		/**
+		 * The {@code zklock.zookeeper.ssl.key-store.*} settings.
+		 * @return the settings
+		 */
 		public Store getKeyStore() {
 			return this.keyStore;
 		}
 
+		/**
+		 * The {@code zklock.zookeeper.ssl.trust-store.*} settings.
+		 * @return the settings
+		 */
 		public Store getTrustStore() {
 			return this.trustStore;
 		}
@@ -443,26 +655,50 @@ public class ZkLockProperties {
 		 */
 		private String type;
 
+		/**
+		 * The value of {@code zklock.zookeeper.ssl.key-store.location} or {@code zklock.zookeeper.ssl.trust-store.location}.
+		 * @return the value
+		 */
 		public String getLocation() {
 			return this.location;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.ssl.key-store.location} or {@code zklock.zookeeper.ssl.trust-store.location}.
+		 * @param location the value
+		 */
 		public void setLocation(String location) {
 			this.location = location;
 		}
 
+		/**
+		 * The value of {@code zklock.zookeeper.ssl.key-store.password} or {@code zklock.zookeeper.ssl.trust-store.password}.
+		 * @return the value
+		 */
 		public String getPassword() {
 			return this.password;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.ssl.key-store.password} or {@code zklock.zookeeper.ssl.trust-store.password}.
+		 * @param password the value
+		 */
 		public void setPassword(String password) {
 			this.password = password;
 		}
 
+		/**
+		 * The value of {@code zklock.zookeeper.ssl.key-store.type} or {@code zklock.zookeeper.ssl.trust-store.type}.
+		 * @return the value
+		 */
 		public String getType() {
 			return this.type;
 		}
 
+		/**
+		 * Sets {@code zklock.zookeeper.ssl.key-store.type} or {@code zklock.zookeeper.ssl.trust-store.type}.
+		 * @param type the value
+		 */
 		public void setType(String type) {
 			this.type = type;
 		}
