@@ -166,8 +166,9 @@ final class ReactorSupport {
 
 	}
 
+	/** The work of a subscription ended (complete, error or cancel): its locks go, when due. */
 	private static Mono<Void> release(AcquiredLocks held) {
-		return Mono.<Void>fromRunnable(held::release).subscribeOn(Schedulers.boundedElastic());
+		return Mono.<Void>fromRunnable(held::workDone).subscribeOn(Schedulers.boundedElastic());
 	}
 
 }
