@@ -24,7 +24,9 @@ import io.zklock.lock.LockMode;
  * error or cancel. If it cannot be taken within {@link #waitTime()}, the method does not run
  * and, by default, a {@link io.zklock.lock.LockAcquisitionException} names the lock path and
  * the time waited (see {@link #onFailure()}). Inside the method,
- * {@link LockContext#currentLock()} gives the lock and its fencing token.
+ * {@link LockContext#currentLock()} gives the lock and its fencing token; inside the publisher
+ * of a {@code Mono} or {@code Flux} method (or a Kotlin {@code suspend} function),
+ * {@link ReactiveLockContext#currentLock()} does.
  *
  * <p>
  * Repeatable: a method with several {@code @DistributedLock}s holds them all, taken in one
