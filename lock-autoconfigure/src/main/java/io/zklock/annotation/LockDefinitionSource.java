@@ -70,7 +70,7 @@ final class LockDefinitionSource {
 			throw new IllegalStateException(description + " carries both @DistributedLock and @DistributedSemaphore;"
 					+ " keep one of them");
 		}
-		ReturnKind returnKind = ReturnKind.of(method.getReturnType());
+		ReturnKind returnKind = ReturnKind.of(method);
 		if (semaphore != null) {
 			String at = "@DistributedSemaphore on " + description;
 			if (semaphore.permits() < 1) {
@@ -147,6 +147,9 @@ final class LockDefinitionSource {
 			throw new IllegalStateException(at + " has onFailure = SKIP but returns " + method.getReturnType()
 					+ ", which has no empty value: return its wrapper type (" + wrapperName(method.getReturnType())
 					+ "), an Optional, or use onFailure = THROW");
+		}
+		if (onFailure == OnLockFailure.SKIP) {
+			ReturnKind.checkSkippable(method, at);
 		}
 	}
 
