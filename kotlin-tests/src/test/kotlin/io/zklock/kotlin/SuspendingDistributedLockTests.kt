@@ -1,6 +1,5 @@
 package io.zklock.kotlin
 
-import io.zklock.autoconfigure.ZkLockAutoConfiguration
 import io.zklock.lock.ILockByCurator
 import io.zklock.lock.LockHandle
 import io.zklock.lock.LockListener
@@ -18,16 +17,10 @@ import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withContext
 import kotlinx.coroutines.withTimeout
-import org.apache.curator.test.TestingServer
 import org.assertj.core.api.Assertions.assertThat
 import org.awaitility.Awaitility.await
-import org.junit.jupiter.api.AfterAll
-import org.junit.jupiter.api.BeforeAll
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.Timeout
-import org.springframework.boot.autoconfigure.AutoConfigurations
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration
-import org.springframework.boot.test.context.runner.ApplicationContextRunner
 import org.springframework.context.ApplicationContext
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
@@ -43,31 +36,15 @@ import java.util.concurrent.CopyOnWriteArrayList
  * (`ReactiveLockContext`).
  */
 @Timeout(120)
-class SuspendingDistributedLockTests {
+class SuspendingDistributedLockTests : ZkKotlinTest() {
 
 	companion object {
-
-		private lateinit var server: TestingServer
-
-		@BeforeAll
-		@JvmStatic
-		fun startServer() {
-			server = TestingServer(true)
-		}
-
-		@AfterAll
-		@JvmStatic
-		fun stopServer() {
-			server.close()
-		}
 
 		private const val TIMEOUT_MS = 30_000L
 
 	}
 
-	private val contextRunner = ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration::class.java, ZkLockAutoConfiguration::class.java))
-		.withPropertyValues("zklock.zookeeper.connect-string=" + server.connectString)
+	private val contextRunner = lockingContext()
 		.withUserConfiguration(KotlinConfiguration::class.java)
 
 	@Test

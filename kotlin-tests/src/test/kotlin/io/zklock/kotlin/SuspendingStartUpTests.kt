@@ -2,17 +2,10 @@ package io.zklock.kotlin
 
 import io.zklock.annotation.DistributedLock
 import io.zklock.annotation.OnLockFailure
-import io.zklock.autoconfigure.ZkLockAutoConfiguration
 import kotlinx.coroutines.delay
-import org.apache.curator.test.TestingServer
 import org.assertj.core.api.Assertions.assertThat
-import org.junit.jupiter.api.AfterAll
-import org.junit.jupiter.api.BeforeAll
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.Timeout
-import org.springframework.boot.autoconfigure.AutoConfigurations
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration
-import org.springframework.boot.test.context.runner.ApplicationContextRunner
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
 
@@ -21,29 +14,9 @@ import org.springframework.context.annotation.Configuration
  * result that may be null (a skipped call returns null), or `Unit`.
  */
 @Timeout(60)
-class SuspendingStartUpTests {
+class SuspendingStartUpTests : ZkKotlinTest() {
 
-	companion object {
-
-		private lateinit var server: TestingServer
-
-		@BeforeAll
-		@JvmStatic
-		fun startServer() {
-			server = TestingServer(true)
-		}
-
-		@AfterAll
-		@JvmStatic
-		fun stopServer() {
-			server.close()
-		}
-
-	}
-
-	private val contextRunner = ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration::class.java, ZkLockAutoConfiguration::class.java))
-		.withPropertyValues("zklock.zookeeper.connect-string=" + server.connectString)
+	private val contextRunner = lockingContext()
 
 	@Test
 	fun shouldRefuseSkipOnASuspendFunctionWhoseResultCannotBeNull() {
