@@ -202,6 +202,7 @@ class DistributedLockHoldAtLeastTests extends ZkAnnotationTest {
 			assertThat(otherCanLock(context, "hold/long")).isFalse();
 			Set<Thread> started = releaseThreads();
 			started.removeAll(before);
+			assertThat(started).as("the release thread of this context").hasSize(1);
 			assertThat(context.getBean(LockReleaseScheduler.class).pendingCount()).isEqualTo(1);
 
 			String closing = Thread.currentThread().getName();

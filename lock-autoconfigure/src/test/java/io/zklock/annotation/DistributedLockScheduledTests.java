@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -70,7 +72,9 @@ class DistributedLockScheduledTests extends ZkAnnotationTest {
 	}
 
 	private static ApplicationContextRunner instance(String name, Runs runs, String hold) {
-		return lockingContext().withBean(Runs.class, () -> runs)
+		// Boot's task scheduler, as in an application: a lifecycle bean, stopped before the client closes
+		return lockingContext().withConfiguration(AutoConfigurations.of(TaskSchedulingAutoConfiguration.class))
+			.withBean(Runs.class, () -> runs)
 			.withUserConfiguration(ScheduledConfiguration.class)
 			.withPropertyValues("test.instance=" + name, "test.hold=" + hold);
 	}
