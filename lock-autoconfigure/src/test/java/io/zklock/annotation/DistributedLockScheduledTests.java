@@ -65,9 +65,13 @@ class DistributedLockScheduledTests extends ZkAnnotationTest {
 		instance("a", runs, "0").run((a) -> instance("b", runs, "0").run((b) -> {
 			await().atMost(Duration.ofSeconds(30)).until(() -> runs.runs().size() >= 5);
 			List<Run> started = runs.runs();
-			assertThat(Duration.between(started.get(0).grantedAt(), started.get(4).grantedAt()))
-				.as("five runs well inside one hold's time: the hold is what spaces them out")
-				.isLessThan(HOLD);
+			Duration shortestGap = HOLD;
+			for (int i = 1; i < started.size(); i++) {
+				Duration gap = Duration.between(started.get(i - 1).grantedAt(), started.get(i).grantedAt());
+				shortestGap = (gap.compareTo(shortestGap) < 0) ? gap : shortestGap;
+			}
+			assertThat(shortestGap).as("runs follow each other well inside one hold's time: the hold is what "
+					+ "spaces them out").isLessThan(HOLD.dividedBy(2));
 		}));
 	}
 
