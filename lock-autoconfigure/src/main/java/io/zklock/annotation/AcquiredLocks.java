@@ -1,5 +1,6 @@
 package io.zklock.annotation;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -17,7 +18,9 @@ import io.zklock.lock.ReleaseResult;
 
 /**
  * The locks (or the permit) one annotated call holds. Released once, from any thread, in
- * reverse order of acquisition. Thread-safe.
+ * reverse order of acquisition: when the call's work is done ({@link #workDone()}), which with
+ * a shortest hold ({@link DistributedLock#holdAtLeast()}) may be later, in the background; or
+ * at once ({@link #release()}) when the work never started. Thread-safe.
  */
 final class AcquiredLocks {
 
@@ -32,20 +35,41 @@ final class AcquiredLocks {
 
 	private final String methodDescription;
 
+	private final Duration holdAtLeast;
+
+	private final @Nullable LockReleaseScheduler releases;
+
+	/** When the call got everything, on {@link System#nanoTime()}. */
+	private final long grantedAt = System.nanoTime();
+
+	private final AtomicBoolean workDone = new AtomicBoolean();
+
 	private final AtomicBoolean released = new AtomicBoolean();
 
-	private AcquiredLocks(List<LockHandle> locks, @Nullable PermitLease permit, String methodDescription) {
+	private AcquiredLocks(List<LockHandle> locks, @Nullable PermitLease permit, String methodDescription,
+			Duration holdAtLeast, @Nullable LockReleaseScheduler releases) {
 		this.locks = List.copyOf(locks);
 		this.permit = permit;
 		this.methodDescription = methodDescription;
+		this.holdAtLeast = holdAtLeast;
+		this.releases = releases;
 	}
 
 	static AcquiredLocks ofLocks(List<LockHandle> locks, String methodDescription) {
-		return new AcquiredLocks(locks, null, methodDescription);
+		return new AcquiredLocks(locks, null, methodDescription, Duration.ZERO, null);
+	}
+
+	/**
+	 * Locks that are kept at least {@code holdAtLeast} after they were all granted (now), by
+	 * {@code releases}, when the work ends sooner.
+	 */
+	static AcquiredLocks ofLocks(List<LockHandle> locks, String methodDescription, Duration holdAtLeast,
+			LockReleaseScheduler releases) {
+		return new AcquiredLocks(locks, null, methodDescription, holdAtLeast, releases);
 	}
 
 	static AcquiredLocks ofPermit(PermitLease permit, String methodDescription) {
-		return new AcquiredLocks(List.of(), permit, methodDescription);
+		return new AcquiredLocks(List.of(), permit, methodDescription, Duration.ZERO, null);
 	}
 
 	/** The lock handles, in acquisition order; empty for a permit. */
@@ -98,7 +122,31 @@ final class AcquiredLocks {
 		return () -> unregister.forEach(Runnable::run);
 	}
 
-	/** Releases everything once; later calls do nothing. Never throws. */
+	/**
+	 * The call's work is done: releases now, or, if the shortest hold is not over yet, detaches
+	 * the thread-owned locks from the calling thread now (it no longer holds them) and releases
+	 * everything in the background when the hold is over. Once; later calls do nothing. Never
+	 * throws.
+	 */
+	void workDone() {
+		if (!this.workDone.compareAndSet(false, true)) {
+			return;
+		}
+		LockReleaseScheduler scheduler = this.releases;
+		if (scheduler == null || this.holdAtLeast.isZero()) {
+			release();
+			return;
+		}
+		long due = this.grantedAt + this.holdAtLeast.toNanos();
+		if (due - System.nanoTime() <= 0) {
+			release();
+			return;
+		}
+		this.locks.forEach(LockHandle::detachFromThread);
+		scheduler.releaseAt(this, due);
+	}
+
+	/** Releases everything now, once; later calls do nothing. Never throws. */
 	void release() {
 		if (!this.released.compareAndSet(false, true)) {
 			return;

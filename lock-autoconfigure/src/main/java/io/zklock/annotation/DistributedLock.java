@@ -24,7 +24,9 @@ import io.zklock.lock.LockMode;
  * error or cancel. If it cannot be taken within {@link #waitTime()}, the method does not run
  * and, by default, a {@link io.zklock.lock.LockAcquisitionException} names the lock path and
  * the time waited (see {@link #onFailure()}). Inside the method,
- * {@link LockContext#currentLock()} gives the lock and its fencing token.
+ * {@link LockContext#currentLock()} gives the lock and its fencing token; inside the publisher
+ * of a {@code Mono} or {@code Flux} method (or a Kotlin {@code suspend} function),
+ * {@link ReactiveLockContext#currentLock()} does.
  *
  * <p>
  * Repeatable: a method with several {@code @DistributedLock}s holds them all, taken in one
@@ -79,5 +81,28 @@ public @interface DistributedLock {
 	 * @return {@link OnLockFailure#THROW} unless set
 	 */
 	OnLockFailure onFailure() default OnLockFailure.THROW;
+
+	/**
+	 * The shortest time the lock is held, counted from when the call got it, as a duration
+	 * string like {@link #waitTime()}: {@code "30s"}, {@code "PT1M"}, a plain number of
+	 * milliseconds, or a {@code ${…}} property placeholder. When the method's work is done
+	 * sooner (it returned or threw, its {@code CompletionStage} completed, its {@code Mono} or
+	 * {@code Flux} terminated or was cancelled, a transaction it joined completed), the caller
+	 * goes on at once and the lock is released in the background when the time is up; from
+	 * then on the calling thread does not hold it (it is not reentrant there, and
+	 * {@code isHeldByCurrentThread} is {@code false}). Made for scheduled jobs on several
+	 * instances, like ShedLock's {@code lockAtLeastFor}: with {@code waitTime = "0"} and
+	 * {@code onFailure = SKIP}, a job that finishes quickly on one instance does not run again
+	 * on another whose scheduler fires a moment later.
+	 * <p>
+	 * Empty or {@code "0"} releases the lock as soon as the work is done. With several locks on
+	 * one method, the longest applies to all of them. When the application context closes
+	 * inside the time, its locks are released then; when the process dies, its ZooKeeper
+	 * session ends and the lock goes with it (at once on a clean close of the client, after the
+	 * session timeout otherwise). A lock lost inside the time stays lost: its release reports
+	 * {@link io.zklock.lock.ReleaseResult#LOST}. Not offered on {@link DistributedSemaphore}.
+	 * @return the shortest hold, empty for none
+	 */
+	String holdAtLeast() default "";
 
 }

@@ -28,7 +28,9 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 	private final DistributedLockInterceptor interceptor;
 
 	/**
-	 * Creates the advisor.
+	 * Creates the advisor with a {@link LockReleaseScheduler} of its own, which is never
+	 * stopped: locks of {@link DistributedLock#holdAtLeast()} calls still waiting when the
+	 * application ends go with its ZooKeeper session.
 	 * @param locks supplies the lock API (looked up on first use, so the advisor can be
 	 * created early without pulling the ZooKeeper client along)
 	 * @param semaphores supplies the semaphores for {@link DistributedSemaphore}, likewise
@@ -43,10 +45,33 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 	public DistributedLockAdvisor(Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores,
 			Consumer<SkippedCall> skipped, String rootPath, AnnotationSettings settings,
 			@Nullable StringValueResolver placeholders, @Nullable BeanFactory beanFactory) {
+		this(locks, semaphores, skipped, rootPath, settings, placeholders, beanFactory, new LockReleaseScheduler());
+	}
+
+	/**
+	 * Creates the advisor.
+	 * @param locks supplies the lock API (looked up on first use, so the advisor can be
+	 * created early without pulling the ZooKeeper client along)
+	 * @param semaphores supplies the semaphores for {@link DistributedSemaphore}, likewise
+	 * @param skipped told of each call skipped because its lock was busy
+	 * @param rootPath the lock root, for messages
+	 * @param settings the interceptor's settings
+	 * @param placeholders resolves {@code ${…}} placeholders in wait times; may be
+	 * {@code null}
+	 * @param beanFactory resolves {@code @bean} references in key expressions; may be
+	 * {@code null}
+	 * @param releases releases the locks of {@link DistributedLock#holdAtLeast()} calls when
+	 * due; stop or close it with the application, so that locks still waiting are released
+	 * then
+	 */
+	public DistributedLockAdvisor(Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores,
+			Consumer<SkippedCall> skipped, String rootPath, AnnotationSettings settings,
+			@Nullable StringValueResolver placeholders, @Nullable BeanFactory beanFactory,
+			LockReleaseScheduler releases) {
 		LockDefinitionSource definitions = new LockDefinitionSource(rootPath, placeholders);
 		this.pointcut = new DistributedLockPointcut(definitions);
 		this.interceptor = new DistributedLockInterceptor(definitions, new LockKeyResolver(beanFactory),
-				new LockAcquirer(locks, semaphores), settings, skipped);
+				new LockAcquirer(locks, semaphores, releases), settings, skipped);
 	}
 
 	@Override

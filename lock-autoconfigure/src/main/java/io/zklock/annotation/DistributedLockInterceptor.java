@@ -23,7 +23,12 @@ import org.springframework.core.BridgeMethodResolver;
  * <li>a {@code CompletionStage}: call-owned locks, released when the stage completes, before
  * the caller sees it complete ({@link StageInvocation});</li>
  * <li>a Reactor {@code Mono} or {@code Flux}: call-owned locks per subscription, released on
- * complete, error or cancel ({@link ReactorSupport}).</li>
+ * complete, error or cancel ({@link ReactorSupport});</li>
+ * <li>a Kotlin {@code suspend} function: the same as a {@code Mono} (a {@code Flux} if it
+ * returns a {@code Flow}), since Spring's AOP hands the advice the function's body as a
+ * {@code Mono} (started with the caller's coroutine context) and the caller's coroutine
+ * awaits the publisher the advice returns; the locks are held until the coroutine completes,
+ * and released when it fails or is cancelled.</li>
  * </ul>
  * A call-owned hold never joins another hold, so two pending calls never run under one
  * exclusive lock, whatever threads they share.

@@ -23,8 +23,8 @@ import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegi
  * {@code #root.target});</li>
  * <li>the listener types zklock calls on application beans ({@link LockListener},
  * {@link SkippedCallListener}, and {@link SkippedCall}, which listeners read);</li>
- * <li>the optional types it looks up by name (Reactor's {@code Mono}, Spring's transaction
- * synchronization);</li>
+ * <li>the optional types it looks up by name (Reactor's {@code Mono}, kotlinx-coroutines-reactor
+ * for suspend functions, Spring's transaction synchronization);</li>
  * <li>{@link ZkLockProperties}, which the advisor binds from the environment itself.</li>
  * </ul>
  * Key expressions that navigate the application's own argument types ({@code #order.id})
@@ -36,6 +36,7 @@ class DistributedLockRuntimeHints implements RuntimeHintsRegistrar {
 			DistributedSemaphore.class };
 
 	private static final String[] OPTIONAL_TYPES = { "reactor.core.publisher.Mono", "reactor.core.publisher.Flux",
+			"kotlinx.coroutines.reactor.MonoKt",
 			"org.springframework.transaction.support.TransactionSynchronizationManager" };
 
 	@Override

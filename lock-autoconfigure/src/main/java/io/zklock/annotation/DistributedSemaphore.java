@@ -21,6 +21,12 @@ import java.lang.annotation.Target;
  * Backed by Curator's {@code InterProcessSemaphoreV2} (see
  * {@link io.zklock.lock.SemaphoreByCurator}); not reentrant. A method may carry either this
  * or {@link DistributedLock}, not both.
+ *
+ * <p>
+ * There is no {@link DistributedLock#holdAtLeast()} here: a semaphore bounds how many calls
+ * run at once, and a permit kept idle after its call would only lower that bound for a
+ * while; to keep a job from running again on another instance soon after it ran, use a
+ * {@link DistributedLock} with {@code holdAtLeast}.
  */
 @Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)

@@ -26,11 +26,15 @@ final class LockAcquirer {
 
 	private final Supplier<SemaphoreByCurator> semaphores;
 
+	private final LockReleaseScheduler releases;
+
 	private volatile @Nullable ILockByCurator resolvedLocks;
 
-	LockAcquirer(Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores) {
+	LockAcquirer(Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores,
+			LockReleaseScheduler releases) {
 		this.locks = locks;
 		this.semaphores = semaphores;
+		this.releases = releases;
 	}
 
 	/** The lock API, looked up once on first use (a bean lookup per call costs on the hot path). */
@@ -69,7 +73,7 @@ final class LockAcquirer {
 				held.add(lock.get());
 			}
 			complete = true;
-			return AcquiredLocks.ofLocks(held, definition.methodDescription());
+			return AcquiredLocks.ofLocks(held, definition.methodDescription(), definition.holdAtLeast(), this.releases);
 		}
 		finally {
 			if (!complete) {

@@ -22,7 +22,9 @@ import io.zklock.lock.LockHandle;
  * </pre>
  *
  * Bound to the thread that runs the method, for the duration of the call; nested annotated
- * calls stack, and the innermost lock is current.
+ * calls stack, and the innermost lock is current. A {@code Mono} or {@code Flux} method's
+ * pipeline, and a Kotlin {@code suspend} function, run on other threads: they read their lock
+ * from the Reactor {@code Context} with {@link ReactiveLockContext}.
  */
 public final class LockContext {
 

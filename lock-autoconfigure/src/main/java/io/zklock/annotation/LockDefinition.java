@@ -14,9 +14,17 @@ import org.jspecify.annotations.Nullable;
  * @param onFailure what to do when the locks are not acquired in time
  * @param returnKind how the method's result completes
  * @param methodDescription the method, as {@code Type.method(Params)}, for messages
+ * @param holdAtLeast the shortest hold from the annotations (the longest of them), counted
+ * from the grant; {@link Duration#ZERO} for none
  */
 record LockDefinition(List<LockSpec> locks, @Nullable Duration waitTime, OnLockFailure onFailure,
-		ReturnKind returnKind, String methodDescription) implements GuardDefinition {
+		ReturnKind returnKind, String methodDescription, Duration holdAtLeast) implements GuardDefinition {
+
+	/** A definition without a shortest hold. */
+	LockDefinition(List<LockSpec> locks, @Nullable Duration waitTime, OnLockFailure onFailure, ReturnKind returnKind,
+			String methodDescription) {
+		this(locks, waitTime, onFailure, returnKind, methodDescription, Duration.ZERO);
+	}
 
 	@Override
 	public String annotationName() {

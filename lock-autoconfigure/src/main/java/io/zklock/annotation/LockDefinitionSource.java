@@ -74,7 +74,7 @@ final class LockDefinitionSource {
 							+ "@DistributedSemaphore to let several calls run at once.",
 					null);
 		}
-		ReturnKind returnKind = ReturnKind.of(method.getReturnType());
+		ReturnKind returnKind = ReturnKind.of(method);
 		if (semaphore != null) {
 			Site at = new Site("@DistributedSemaphore", description);
 			if (semaphore.permits() < 1) {
@@ -106,7 +106,44 @@ final class LockDefinitionSource {
 		}
 		OnLockFailure policy = onFailure.iterator().next();
 		checkSkip(policy, method, at);
-		return new LockDefinition(List.copyOf(specs), wait, policy, returnKind, description);
+		return new LockDefinition(List.copyOf(specs), wait, policy, returnKind, description,
+				parseHoldAtLeast(locks, at));
+	}
+
+	/** The longest {@code holdAtLeast} of the annotations; zero for none. */
+	private Duration parseHoldAtLeast(Set<DistributedLock> locks, String at) {
+		Duration longest = Duration.ZERO;
+		for (DistributedLock lock : locks) {
+			String written = lock.holdAtLeast();
+			String text = written.trim();
+			if (this.placeholders != null && text.contains("${")) {
+				try {
+					text = this.placeholders.resolveStringValue(text);
+				}
+				catch (IllegalArgumentException ex) {
+					throw new IllegalStateException(at + " has a holdAtLeast '" + written + "' whose placeholder cannot "
+							+ "be resolved: " + ex.getMessage(), ex);
+				}
+			}
+			if (text == null || text.isBlank()) {
+				continue;
+			}
+			String shown = "'" + written + "'" + (text.equals(written.trim()) ? "" : " (resolved to '" + text + "')");
+			Duration hold;
+			try {
+				hold = DurationStyle.detectAndParse(text.trim());
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalStateException(at + " has an invalid holdAtLeast " + shown
+						+ ": use a duration such as '30s', '500ms' or 'PT1M', or '0' for none", ex);
+			}
+			if (hold.isNegative()) {
+				throw new IllegalStateException(at + " has a negative holdAtLeast " + shown
+						+ ": use a positive duration such as '30s', or '0' for none");
+			}
+			longest = (hold.compareTo(longest) > 0) ? hold : longest;
+		}
+		return longest;
 	}
 
 	private static void checkSkip(OnLockFailure onFailure, Method method, Site at) {
@@ -117,6 +154,9 @@ final class LockDefinitionSource {
 							+ ") or an Optional, so that a skipped call can return null or Optional.empty(), "
 							+ "or use onFailure = THROW.",
 					null);
+		}
+		if (onFailure == OnLockFailure.SKIP) {
+			ReturnKind.checkSkippable(method, at);
 		}
 	}
 

@@ -17,8 +17,9 @@ import io.zklock.lock.LockState;
 /**
  * Locks around Reactor publishers: one call-owned hold per subscription, taken when the
  * publisher is subscribed (on the bounded-elastic scheduler, since taking it blocks), the
- * method body run under it, and released on complete, error or cancel; a grant that arrives
- * after the subscriber cancelled is released when Reactor discards it.
+ * method body run under it with its locks in its subscriber context
+ * ({@link ReactiveLockContext}), and released on complete, error or cancel; a grant that
+ * arrives after the subscriber cancelled is released when Reactor discards it.
  * {@code zklock.on-lock-lost} applies to the signals: {@code fail} turns an element or the
  * completion that comes while a lock is not held into a {@link LockLostException} error;
  * {@code interrupt} signals that error, and cancels the method's publisher, as soon as a lock
@@ -64,12 +65,21 @@ final class ReactorSupport {
 			OnLockLost onLockLost, String method) {
 		Mono<AcquiredLocks> locks = acquireOnSubscribe(acquire);
 		if (kind == ReturnKind.MONO) {
-			return Mono.usingWhen(locks,
-					(held) -> guard(Flux.from(publisher(body, held)), held, onLockLost, method).next(),
+			return Mono.usingWhen(locks, (held) -> guard(withLocks(body, held), held, onLockLost, method).next(),
 					ReactorSupport::release, (held, error) -> release(held), ReactorSupport::release);
 		}
-		return Flux.usingWhen(locks, (held) -> guard(Flux.from(publisher(body, held)), held, onLockLost, method),
+		return Flux.usingWhen(locks, (held) -> guard(withLocks(body, held), held, onLockLost, method),
 				ReactorSupport::release, (held, error) -> release(held), ReactorSupport::release);
+	}
+
+	/**
+	 * The method's publisher, with its locks in the subscriber context of everything in it
+	 * ({@link ReactiveLockContext}).
+	 */
+	private static Flux<Object> withLocks(ThrowingCall body, AcquiredLocks held) {
+		Flux<Object> publisher = Flux.from(publisher(body, held));
+		return held.locks().isEmpty() ? publisher
+				: publisher.contextWrite((context) -> ReactiveLockContext.with(context, held.locks()));
 	}
 
 	/**
@@ -166,8 +176,9 @@ final class ReactorSupport {
 
 	}
 
+	/** The work of a subscription ended (complete, error or cancel): its locks go, when due. */
 	private static Mono<Void> release(AcquiredLocks held) {
-		return Mono.<Void>fromRunnable(held::release).subscribeOn(Schedulers.boundedElastic());
+		return Mono.<Void>fromRunnable(held::workDone).subscribeOn(Schedulers.boundedElastic());
 	}
 
 }

@@ -1,11 +1,14 @@
 package io.zklock.annotation;
 
+import java.lang.reflect.Method;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.KotlinDetector;
+import org.springframework.core.MethodParameter;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -19,14 +22,67 @@ enum ReturnKind {
 	/** A {@link CompletionStage}: completes when the stage does. */
 	COMPLETION_STAGE,
 
-	/** A Reactor {@code Mono}: the lock is taken on subscription. */
+	/**
+	 * A Reactor {@code Mono}, or a Kotlin {@code suspend} function: the lock is taken on
+	 * subscription.
+	 */
 	MONO,
 
-	/** A Reactor {@code Flux}: the lock is taken on subscription. */
+	/**
+	 * A Reactor {@code Flux}, or a Kotlin {@code suspend} function that returns a {@code Flow}:
+	 * the lock is taken on subscription.
+	 */
 	FLUX;
 
 	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
 			ReturnKind.class.getClassLoader());
+
+	/** What Spring's AOP needs to run a Kotlin suspend function through advice (as a Mono). */
+	private static final boolean COROUTINES_REACTOR_PRESENT = ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt",
+			ReturnKind.class.getClassLoader());
+
+	private static final String FLOW = "kotlinx.coroutines.flow.Flow";
+
+	/**
+	 * How {@code method}'s result completes. A Kotlin {@code suspend} function is a
+	 * {@link #MONO}, or a {@link #FLUX} if it returns a {@code Flow}: Spring's AOP runs its body
+	 * as that publisher, and the caller's coroutine awaits it.
+	 * @throws IllegalStateException for a suspend function without kotlinx-coroutines-reactor
+	 * on the classpath, which Spring needs to run it through advice
+	 */
+	static ReturnKind of(Method method) {
+		if (KotlinDetector.isSuspendingFunction(method)) {
+			if (!REACTOR_PRESENT || !COROUTINES_REACTOR_PRESENT) {
+				throw new IllegalStateException(LockDefinitionSource.describe(method) + " is a Kotlin suspend function, "
+						+ "which Spring runs through advice only with Reactor and kotlinx-coroutines-reactor on the "
+						+ "classpath: add org.jetbrains.kotlinx:kotlinx-coroutines-reactor");
+			}
+			return FLOW.equals(new MethodParameter(method, -1).getParameterType().getName()) ? FLUX : MONO;
+		}
+		return of(method.getReturnType());
+	}
+
+	/**
+	 * Refuses {@code onFailure = SKIP} on a Kotlin {@code suspend} function whose result cannot
+	 * be {@code null}: a skipped call completes with {@code null} (an empty {@code Flow} for a
+	 * {@code Flow}), which would reach the caller as a value of a non-null type.
+	 * @param at the annotation and method, for the message
+	 * @throws IllegalStateException if the function returns a non-null type other than
+	 * {@code Unit} or {@code Flow}
+	 */
+	static void checkSkippable(Method method, String at) {
+		if (!KotlinDetector.isSuspendingFunction(method)) {
+			return;
+		}
+		MethodParameter result = new MethodParameter(method, -1);
+		Class<?> type = result.getParameterType();
+		if (type == void.class || FLOW.equals(type.getName()) || result.isOptional()) {
+			return;
+		}
+		throw new IllegalStateException(at + " has onFailure = SKIP but is a suspend function whose result type ("
+				+ type.getSimpleName() + " on the JVM) is not nullable, and a skipped call returns null: declare the "
+				+ "result type nullable with '?', return Unit, or use onFailure = THROW");
+	}
 
 	static ReturnKind of(Class<?> returnType) {
 		if (CompletionStage.class.isAssignableFrom(returnType)) {

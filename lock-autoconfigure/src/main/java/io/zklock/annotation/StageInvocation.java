@@ -93,16 +93,16 @@ final class StageInvocation {
 	 */
 	private static Runnable releaseAfterTransaction(AcquiredLocks held, AnnotationSettings settings) {
 		if (!settings.releaseAfterTransaction() || !TransactionSupport.inTransaction()) {
-			return held::release;
+			return held::workDone;
 		}
 		AtomicInteger pending = new AtomicInteger(2);
 		Runnable countDown = () -> {
 			if (pending.decrementAndGet() == 0) {
-				held.release();
+				held.workDone();
 			}
 		};
 		if (!TransactionSupport.holdUntilCompletion(held, countDown, settings.onLockLost() != OnLockLost.IGNORE)) {
-			return held::release;
+			return held::workDone;
 		}
 		return countDown;
 	}

@@ -11,7 +11,9 @@ import io.zklock.lock.LockLostException;
 /**
  * A call whose work is done when the method returns: its locks are thread-owned (reentrant on
  * this thread), exposed through {@link LockContext}, kept until a transaction the method joined
- * completes, and checked under {@code zklock.on-lock-lost} when the method returns.
+ * completes, and checked under {@code zklock.on-lock-lost} when the method returns. With
+ * {@link DistributedLock#holdAtLeast()}, locks kept past the work are detached from the thread
+ * when the work ends: the thread no longer holds them, so it cannot re-enter them.
  */
 final class SynchronousInvocation {
 
@@ -43,9 +45,9 @@ final class SynchronousInvocation {
 				interrupter.stop();
 			}
 			LockContext.pop(held.locks());
-			if (!joinedTransaction || !TransactionSupport.holdUntilCompletion(held, held::release,
+			if (!joinedTransaction || !TransactionSupport.holdUntilCompletion(held, held::workDone,
 					settings.onLockLost() != OnLockLost.IGNORE)) {
-				held.release();
+				held.workDone();
 			}
 		}
 	}

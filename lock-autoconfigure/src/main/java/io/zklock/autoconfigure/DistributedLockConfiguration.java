@@ -4,6 +4,7 @@ import org.apache.commons.logging.LogFactory;
 
 import io.zklock.annotation.AnnotationSettings;
 import io.zklock.annotation.DistributedLockAdvisor;
+import io.zklock.annotation.LockReleaseScheduler;
 import io.zklock.annotation.SkippedCall;
 import io.zklock.annotation.SkippedCallListener;
 import io.zklock.lock.ILockByCurator;
@@ -34,7 +35,8 @@ class DistributedLockConfiguration {
 	@ConditionalOnMissingBean
 	static DistributedLockAdvisor distributedLockAdvisor(Environment environment,
 			ObjectProvider<ILockByCurator> locks, ObjectProvider<SemaphoreByCurator> semaphores,
-			ObjectProvider<SkippedCallListener> skipListeners, BeanFactory beanFactory) {
+			ObjectProvider<SkippedCallListener> skipListeners, BeanFactory beanFactory,
+			LockReleaseScheduler zkLockReleaseScheduler) {
 		ZkLockProperties properties = Binder.get(environment).bindOrCreate("zklock", ZkLockProperties.class);
 		if (properties.getDefaultWaitTime() == null || properties.getDefaultWaitTime().isNegative()) {
 			throw new ZkLockPropertyChecks(environment).invalid("zklock.default-wait-time",
@@ -45,9 +47,21 @@ class DistributedLockConfiguration {
 				properties.getOnLockLost(), properties.isReleaseAfterTransaction());
 		DistributedLockAdvisor advisor = new DistributedLockAdvisor(locks::getObject, semaphores::getObject,
 				(call) -> skipListeners.orderedStream().forEach((listener) -> notify(listener, call)),
-				properties.getRootPath(), settings, environment::resolveRequiredPlaceholders, beanFactory);
+				properties.getRootPath(), settings, environment::resolveRequiredPlaceholders, beanFactory,
+				zkLockReleaseScheduler);
 		advisor.setOrder(properties.getAspectOrder());
 		return advisor;
+	}
+
+	/**
+	 * Releases the locks of {@code holdAtLeast} calls when due; a lifecycle bean, so the locks
+	 * still waiting when the context closes are released then, before the client closes.
+	 */
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static LockReleaseScheduler zkLockReleaseScheduler() {
+		return new LockReleaseScheduler();
 	}
 
 	private static void notify(SkippedCallListener listener, SkippedCall call) {

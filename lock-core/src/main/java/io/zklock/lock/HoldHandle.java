@@ -1,17 +1,23 @@
 package io.zklock.lock;
 
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
-/** A {@link LockHandle} over one entry of a {@link LockHold}; releasing it counts the hold down once. */
+/**
+ * A {@link LockHandle} over one entry of a {@link LockHold}; releasing it counts the hold down
+ * once. A thread-owned entry may be detached from its thread first.
+ */
 final class HoldHandle implements LockHandle {
 
 	private final LockCoordinator coordinator;
 
 	private final LockHold hold;
 
-	private final AtomicBoolean released = new AtomicBoolean();
+	/** Written under this handle's monitor. */
+	private volatile boolean released;
+
+	/** Written under this handle's monitor. */
+	private volatile boolean detached;
 
 	HoldHandle(LockCoordinator coordinator, LockHold hold) {
 		this.coordinator = coordinator;
@@ -40,7 +46,7 @@ final class HoldHandle implements LockHandle {
 
 	@Override
 	public HoldOwner owner() {
-		return this.hold.owner();
+		return this.detached ? HoldOwner.CALL : this.hold.owner();
 	}
 
 	@Override
@@ -60,7 +66,7 @@ final class HoldHandle implements LockHandle {
 
 	@Override
 	public LockState state() {
-		return this.released.get() ? LockState.RELEASED : this.hold.state();
+		return this.released ? LockState.RELEASED : this.hold.state();
 	}
 
 	@Override
@@ -69,24 +75,40 @@ final class HoldHandle implements LockHandle {
 			throw new IllegalArgumentException("Lock-loss listener of '" + lockPath() + "' must not be null");
 		}
 		Runnable callback = () -> listener.accept(this);
-		if (!this.hold.addLossCallback(callback) && !this.released.get()) {
+		if (!this.hold.addLossCallback(callback) && !this.released) {
 			callback.run();
 		}
 		return () -> this.hold.removeLossCallback(callback);
 	}
 
 	@Override
-	public ReleaseResult release() {
-		if (!this.released.compareAndSet(false, true)) {
-			return ReleaseResult.ALREADY_RELEASED;
+	public LockHandle detachFromThread() {
+		synchronized (this) {
+			if (!this.released && !this.detached && this.hold.owner() == HoldOwner.THREAD) {
+				this.detached = true;
+				this.coordinator.detach(this.hold);
+			}
 		}
-		return this.coordinator.release(this.hold);
+		return this;
+	}
+
+	@Override
+	public ReleaseResult release() {
+		boolean wasDetached;
+		synchronized (this) {
+			if (this.released) {
+				return ReleaseResult.ALREADY_RELEASED;
+			}
+			this.released = true;
+			wasDetached = this.detached;
+		}
+		return this.coordinator.release(this.hold, wasDetached);
 	}
 
 	@Override
 	public String toString() {
 		return "LockHandle[" + this.hold.mode() + " '" + this.hold.lockPath() + "', fencing token "
-				+ this.hold.fencingToken() + ", " + this.hold.owner() + "-owned, " + state() + "]";
+				+ this.hold.fencingToken() + ", " + owner() + "-owned, " + state() + "]";
 	}
 
 }

@@ -19,7 +19,8 @@ public enum HoldOwner {
 	 * synchronous {@code @DistributedLock} methods. Reentrant per thread and lock path, like
 	 * {@link java.util.concurrent.locks.ReentrantLock}: the thread acquires again at once, with
 	 * no ZooKeeper call; a thread holding a write or exclusive lock may also take the read
-	 * lock on the same path.
+	 * lock on the same path. {@link LockHandle#detachFromThread()} hands such a hold over
+	 * from its thread to its handle, to be released later from any thread.
 	 */
 	THREAD,
 

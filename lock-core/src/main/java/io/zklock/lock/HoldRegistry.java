@@ -49,6 +49,14 @@ final class HoldRegistry {
 		return false;
 	}
 
+	/**
+	 * Stops indexing a thread-owned hold by its thread: the thread no longer owns it (its
+	 * handles were detached), so no later acquire of the thread joins it.
+	 */
+	void leaveThread(LockHold hold) {
+		this.threadOwned.remove(new ThreadKey(hold.holderThread(), hold.lockPath()), hold);
+	}
+
 	void remove(LockHold hold) {
 		this.guard.unregister(hold);
 		if (hold.owner() == HoldOwner.THREAD) {

@@ -255,7 +255,9 @@ public interface ILockByCurator {
 	/**
 	 * Whether the current thread holds a thread-owned lock on the path, in any mode: taken
 	 * with {@link #acquireDistributedLock(String)}, {@link #asLock(String)} or a synchronous
-	 * {@code @DistributedLock} method. Call-owned holds belong to no thread and do not count.
+	 * {@code @DistributedLock} method. Call-owned holds belong to no thread and do not count,
+	 * nor do holds whose handles were detached from the thread
+	 * ({@link LockHandle#detachFromThread()}).
 	 * @param path the lock path
 	 * @return {@code true} if held by this thread
 	 * @throws IllegalArgumentException if the lock path is invalid

@@ -182,10 +182,17 @@ public final class LockCoordinator implements AutoCloseable {
 		}
 	}
 
-	/** Releases one entry of a hold; the node goes with the last. */
-	ReleaseResult release(LockHold hold) {
+	/**
+	 * Releases one entry of a hold; the node goes with the last.
+	 * @param detached whether the entry's handle was detached from the holder thread
+	 */
+	ReleaseResult release(LockHold hold, boolean detached) {
 		boolean lost = hold.state() == LockState.LOST;
-		if (!hold.exit()) {
+		LockHold.Exit exit = hold.exit(detached);
+		if (exit == LockHold.Exit.LEFT_THREAD) {
+			this.holds.leaveThread(hold);
+		}
+		if (exit != LockHold.Exit.LAST) {
 			return ReleaseResult.STILL_HELD;
 		}
 		this.holds.remove(hold);
@@ -197,6 +204,16 @@ public final class LockCoordinator implements AutoCloseable {
 		}
 		this.listeners.released(hold.target(), hold.fencingToken(), hold.heldFor(), result);
 		return result;
+	}
+
+	/**
+	 * Detaches one thread entry of a hold from its thread; the thread no longer owns the hold
+	 * once none of its entries is left.
+	 */
+	void detach(LockHold hold) {
+		if (hold.detach()) {
+			this.holds.leaveThread(hold);
+		}
 	}
 
 	/** The session guard, shared with the semaphores of this coordinator. */

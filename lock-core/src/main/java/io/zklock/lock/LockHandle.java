@@ -94,6 +94,27 @@ public interface LockHandle extends AutoCloseable {
 	Runnable onLost(Consumer<LockHandle> listener);
 
 	/**
+	 * Ends the holder thread's ownership of this thread-owned handle but keeps the lock, for a
+	 * release later from any thread, such as a release delayed past the end of the work. From
+	 * then on {@link #owner()} is {@link HoldOwner#CALL}. Once no other open thread-owned
+	 * handle of the same thread and lock path remains (an outer reentrant hold), the thread no
+	 * longer holds the lock: {@link ILockByCurator#isHeldByCurrentThread(String)} is
+	 * {@code false} there, and a thread-owned acquire of the lock path on that thread queues
+	 * behind this handle's lock node like any other waiter instead of joining it. The lock node
+	 * stays until this handle, and every other handle of the node, is released. Does nothing
+	 * for a call-owned or released handle. Thread-safe; never calls ZooKeeper.
+	 * @return this handle
+	 * @throws UnsupportedOperationException if this implementation cannot detach a
+	 * thread-owned handle (zklock's own can)
+	 */
+	default LockHandle detachFromThread() {
+		if (owner() == HoldOwner.CALL || state() == LockState.RELEASED) {
+			return this;
+		}
+		throw new UnsupportedOperationException(getClass().getName() + " cannot detach a thread-owned handle");
+	}
+
+	/**
 	 * Releases this hold. Deletes the lock node if no other reentrant hold of the same thread
 	 * remains, waiting for ZooKeeper's reply only while connected: with the connection
 	 * suspended or lost it returns at once and the delete goes on in the background. Never

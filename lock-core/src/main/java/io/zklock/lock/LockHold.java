@@ -33,7 +33,11 @@ final class LockHold implements GuardedHold {
 
 	private final List<Runnable> lossCallbacks = new ArrayList<>();
 
+	/** Open handles that the holder thread owns (reentrant entries). */
 	private int entries = 1;
+
+	/** Open handles detached from the holder thread, released later from any thread. */
+	private int detachedEntries;
 
 	private boolean released;
 
@@ -91,30 +95,77 @@ final class LockHold implements GuardedHold {
 
 	synchronized HeldLock snapshot() {
 		return new HeldLock(this.target.lockPath(), this.target.lockName(), this.target.mode(),
-				this.node.fencingToken(), this.node.nodePath(), this.acquiredAt, this.owner,
-				this.holderThread.getName(), this.holderThread.getId(), this.entries, state());
+				this.node.fencingToken(), this.node.nodePath(), this.acquiredAt, currentOwner(),
+				this.holderThread.getName(), this.holderThread.getId(), this.entries + this.detachedEntries, state());
 	}
 
-	/** Counts one more reentrant acquire; {@code false} if the hold was released meanwhile. */
+	/**
+	 * Who owns the hold now: a thread-owned hold whose handles were all detached from the thread
+	 * belongs to no thread any more.
+	 */
+	private HoldOwner currentOwner() {
+		return (this.owner == HoldOwner.THREAD && this.entries == 0) ? HoldOwner.CALL : this.owner;
+	}
+
+	/**
+	 * Counts one more reentrant acquire; {@code false} if the hold was released meanwhile, or if
+	 * its thread no longer owns it (every thread entry was detached or released).
+	 */
 	synchronized boolean enter() {
-		if (this.released) {
+		if (this.released || this.entries == 0) {
 			return false;
 		}
 		this.entries++;
 		return true;
 	}
 
-	/** Counts one release; {@code true} if that was the last entry and the node must go. */
-	synchronized boolean exit() {
-		if (this.released) {
+	/**
+	 * Turns one thread entry into a detached one.
+	 * @return {@code true} if the thread has no entry left: it no longer owns the hold
+	 */
+	synchronized boolean detach() {
+		if (this.released || this.entries == 0) {
 			return false;
 		}
 		this.entries--;
-		if (this.entries == 0) {
-			this.released = true;
-			return true;
+		this.detachedEntries++;
+		return this.entries == 0;
+	}
+
+	/**
+	 * Counts one release.
+	 * @param detached whether the released handle had been detached from the thread
+	 * @return what the release leaves
+	 */
+	synchronized Exit exit(boolean detached) {
+		if (this.released) {
+			return Exit.STILL_HELD;
 		}
-		return false;
+		if (detached) {
+			this.detachedEntries--;
+		}
+		else {
+			this.entries--;
+		}
+		if (this.entries == 0 && this.detachedEntries == 0) {
+			this.released = true;
+			return Exit.LAST;
+		}
+		return (this.entries == 0 && !detached) ? Exit.LEFT_THREAD : Exit.STILL_HELD;
+	}
+
+	/** What one release leaves of a hold. */
+	enum Exit {
+
+		/** Other entries remain, the thread's among them if it had any. */
+		STILL_HELD,
+
+		/** The thread's last entry went; detached entries keep the node, owned by no thread. */
+		LEFT_THREAD,
+
+		/** That was the last entry: the node must go. */
+		LAST
+
 	}
 
 	@Override
