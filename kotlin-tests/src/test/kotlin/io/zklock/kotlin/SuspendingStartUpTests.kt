@@ -1,6 +1,7 @@
 package io.zklock.kotlin
 
 import io.zklock.annotation.DistributedLock
+import io.zklock.annotation.InvalidLockAnnotationException
 import io.zklock.annotation.OnLockFailure
 import kotlinx.coroutines.delay
 import org.assertj.core.api.Assertions.assertThat
@@ -22,8 +23,11 @@ class SuspendingStartUpTests : ZkKotlinTest() {
 	fun shouldRefuseSkipOnASuspendFunctionWhoseResultCannotBeNull() {
 		contextRunner.withUserConfiguration(NonNullSkipConfiguration::class.java).run { context ->
 			assertThat(context).hasFailed()
-			assertThat(context.startupFailure).hasMessageContaining("NonNullSkip.count(Continuation)")
+			// the function as written in Kotlin, and the fix, through zklock's failure analysis
+			assertThat(context.startupFailure).rootCause().isInstanceOf(InvalidLockAnnotationException::class.java)
+				.hasMessageContaining("NonNullSkip.count()")
 				.hasMessageContaining("onFailure = SKIP but is a suspend function whose result type (Integer on the JVM) is not nullable")
+				.hasMessageContaining("Declare the result type nullable")
 		}
 	}
 

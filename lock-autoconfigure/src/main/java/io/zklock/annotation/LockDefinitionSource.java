@@ -11,6 +11,8 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 import io.zklock.lock.LockPaths;
 
 import org.springframework.boot.convert.DurationStyle;
@@ -31,6 +33,15 @@ final class LockDefinitionSource {
 	private static final GuardDefinition NONE = new LockDefinition(List.of(), null, OnLockFailure.THROW,
 			ReturnKind.SYNC, "");
 
+	private static final DurationAttribute WAIT_TIME = new DurationAttribute("waitTime",
+			"Write waitTime as a duration such as '5s', '250ms' or 'PT1M', '0' to try once, or leave it empty for "
+					+ "zklock.default-wait-time.",
+			"Use '0' to try once, or a positive duration such as '5s'.", "${orders.lock-wait:5s}");
+
+	private static final DurationAttribute HOLD_AT_LEAST = new DurationAttribute("holdAtLeast",
+			"Write holdAtLeast as a duration such as '30s', '500ms' or 'PT1M', or leave it empty for none.",
+			"Use a positive duration such as '30s', or leave it empty for none.", "${jobs.hold-at-least:30s}");
+
 	private final SpelExpressionParser parser = new SpelExpressionParser();
 
 	private final String rootPath;
@@ -42,7 +53,7 @@ final class LockDefinitionSource {
 	/**
 	 * Creates the source.
 	 * @param rootPath the lock root, for messages
-	 * @param placeholders resolves {@code ${…}} in wait times; {@code null} for none
+	 * @param placeholders resolves {@code ${…}} in wait times and holds; {@code null} for none
 	 */
 	LockDefinitionSource(String rootPath, StringValueResolver placeholders) {
 		this.rootPath = rootPath;
@@ -74,7 +85,7 @@ final class LockDefinitionSource {
 							+ "@DistributedSemaphore to let several calls run at once.",
 					null);
 		}
-		ReturnKind returnKind = ReturnKind.of(method);
+		ReturnKind returnKind = ReturnKind.of(method, description);
 		if (semaphore != null) {
 			Site at = new Site("@DistributedSemaphore", description);
 			if (semaphore.permits() < 1) {
@@ -84,7 +95,7 @@ final class LockDefinitionSource {
 			checkSkip(semaphore.onFailure(), method, at);
 			KeyedPath path = new KeyedPath(parsePath(semaphore.path(), at), parseKey(semaphore.key(), at),
 					semaphore.key());
-			return new SemaphoreDefinition(path, semaphore.permits(), parseWait(semaphore.waitTime(), at),
+			return new SemaphoreDefinition(path, semaphore.permits(), parseDuration(WAIT_TIME, semaphore.waitTime(), at),
 					semaphore.onFailure(), returnKind, description);
 		}
 		Site at = new Site("@DistributedLock", description);
@@ -99,7 +110,7 @@ final class LockDefinitionSource {
 		for (DistributedLock lock : locks) {
 			specs.add(new LockSpec(new KeyedPath(parsePath(lock.path(), at), parseKey(lock.key(), at), lock.key()),
 					lock.mode()));
-			Duration lockWait = parseWait(lock.waitTime(), at);
+			Duration lockWait = parseDuration(WAIT_TIME, lock.waitTime(), at);
 			if (lockWait != null && (wait == null || lockWait.compareTo(wait) > 0)) {
 				wait = lockWait;
 			}
@@ -111,37 +122,13 @@ final class LockDefinitionSource {
 	}
 
 	/** The longest {@code holdAtLeast} of the annotations; zero for none. */
-	private Duration parseHoldAtLeast(Set<DistributedLock> locks, String at) {
+	private Duration parseHoldAtLeast(Set<DistributedLock> locks, Site at) {
 		Duration longest = Duration.ZERO;
 		for (DistributedLock lock : locks) {
-			String written = lock.holdAtLeast();
-			String text = written.trim();
-			if (this.placeholders != null && text.contains("${")) {
-				try {
-					text = this.placeholders.resolveStringValue(text);
-				}
-				catch (IllegalArgumentException ex) {
-					throw new IllegalStateException(at + " has a holdAtLeast '" + written + "' whose placeholder cannot "
-							+ "be resolved: " + ex.getMessage(), ex);
-				}
+			Duration hold = parseDuration(HOLD_AT_LEAST, lock.holdAtLeast(), at);
+			if (hold != null && hold.compareTo(longest) > 0) {
+				longest = hold;
 			}
-			if (text == null || text.isBlank()) {
-				continue;
-			}
-			String shown = "'" + written + "'" + (text.equals(written.trim()) ? "" : " (resolved to '" + text + "')");
-			Duration hold;
-			try {
-				hold = DurationStyle.detectAndParse(text.trim());
-			}
-			catch (IllegalArgumentException ex) {
-				throw new IllegalStateException(at + " has an invalid holdAtLeast " + shown
-						+ ": use a duration such as '30s', '500ms' or 'PT1M', or '0' for none", ex);
-			}
-			if (hold.isNegative()) {
-				throw new IllegalStateException(at + " has a negative holdAtLeast " + shown
-						+ ": use a positive duration such as '30s', or '0' for none");
-			}
-			longest = (hold.compareTo(longest) > 0) ? hold : longest;
 		}
 		return longest;
 	}
@@ -155,8 +142,11 @@ final class LockDefinitionSource {
 							+ "or use onFailure = THROW.",
 					null);
 		}
-		if (onFailure == OnLockFailure.SKIP) {
-			ReturnKind.checkSkippable(method, at);
+		String nonNullResult = (onFailure == OnLockFailure.SKIP) ? ReturnKind.nonNullSuspendResult(method) : null;
+		if (nonNullResult != null) {
+			throw at.invalid("has onFailure = SKIP but is a suspend function whose result type (" + nonNullResult
+					+ " on the JVM) is not nullable, and a skipped call returns null.",
+					"Declare the result type nullable with '?', return Unit, or use onFailure = THROW.", null);
 		}
 	}
 
@@ -187,37 +177,40 @@ final class LockDefinitionSource {
 		}
 	}
 
-	private Duration parseWait(String waitTime, Site at) {
-		String text = waitTime.trim();
+	/**
+	 * A duration attribute as written, placeholders resolved.
+	 * @return the duration, or {@code null} if the attribute is empty
+	 */
+	private @Nullable Duration parseDuration(DurationAttribute attribute, String written, Site at) {
+		String text = written.trim();
 		if (this.placeholders != null && text.contains("${")) {
 			try {
 				text = this.placeholders.resolveStringValue(text);
 			}
 			catch (IllegalArgumentException ex) {
-				throw at.invalid("has a waitTime '" + waitTime + "' whose placeholder cannot be resolved: "
-						+ ex.getMessage() + ".",
-						"Define the property, or give the placeholder a default such as '${orders.lock-wait:5s}'.",
+				throw at.invalid("has a " + attribute.name() + " '" + written
+						+ "' whose placeholder cannot be resolved: " + ex.getMessage() + ".",
+						"Define the property, or give the placeholder a default such as '"
+								+ attribute.placeholderExample() + "'.",
 						ex);
 			}
 		}
 		if (text == null || text.isBlank()) {
 			return null;
 		}
-		Duration wait;
+		Duration duration;
 		try {
-			wait = DurationStyle.detectAndParse(text.trim());
+			duration = DurationStyle.detectAndParse(text.trim());
 		}
 		catch (IllegalArgumentException ex) {
-			throw at.invalid("has an invalid waitTime '" + waitTime + "'" + resolvedTo(waitTime, text)
-					+ ": it is not a duration.", "Write waitTime as a duration such as '5s', '250ms' or 'PT1M', "
-							+ "'0' to try once, or leave it empty for zklock.default-wait-time.",
-					ex);
+			throw at.invalid("has an invalid " + attribute.name() + " '" + written + "'" + resolvedTo(written, text)
+					+ ": it is not a duration.", attribute.invalidAction(), ex);
 		}
-		if (wait.isNegative()) {
-			throw at.invalid("has a negative waitTime '" + waitTime + "'" + resolvedTo(waitTime, text) + ".",
-					"Use '0' to try once, or a positive duration such as '5s'.", null);
+		if (duration.isNegative()) {
+			throw at.invalid("has a negative " + attribute.name() + " '" + written + "'" + resolvedTo(written, text)
+					+ ".", attribute.negativeAction(), null);
 		}
-		return wait;
+		return duration;
 	}
 
 	private static String resolvedTo(String waitTime, String resolved) {
@@ -226,6 +219,11 @@ final class LockDefinitionSource {
 
 	static String describe(Method method) {
 		return LockedMethods.describe(method);
+	}
+
+	/** A duration attribute of the annotations, with what to write instead of a bad value. */
+	private record DurationAttribute(String name, String invalidAction, String negativeAction,
+			String placeholderExample) {
 	}
 
 	/** Where an annotation sits, for messages: {@code "@DistributedLock on Type.method(Params)"}. */

@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.BridgeMethodResolver;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.util.ClassUtils;
@@ -76,14 +77,17 @@ public final class LockedMethods {
 	 * A method as messages name it.
 	 * @param method the method
 	 * @return {@code Type.method(ParamTypes)}, with the simple name of the declaring class (its
-	 * short name with the enclosing class if it is anonymous)
+	 * short name with the enclosing class if it is anonymous); a Kotlin {@code suspend} function
+	 * with the parameters written in Kotlin, without the compiler's {@code Continuation}
 	 */
 	public static String describe(Method method) {
 		Class<?> type = method.getDeclaringClass();
 		String typeName = type.getSimpleName().isEmpty() ? ClassUtils.getShortName(type) : type.getSimpleName();
+		Class<?>[] parameters = method.getParameterTypes();
+		// a suspend function as written in Kotlin: without the Continuation the compiler adds
+		int shown = KotlinDetector.isSuspendingFunction(method) ? parameters.length - 1 : parameters.length;
 		return typeName + "." + method.getName() + "("
-				+ Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", "))
-				+ ")";
+				+ Arrays.stream(parameters, 0, shown).map(Class::getSimpleName).collect(Collectors.joining(", ")) + ")";
 	}
 
 }

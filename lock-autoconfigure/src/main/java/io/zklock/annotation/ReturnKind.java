@@ -47,15 +47,17 @@ enum ReturnKind {
 	 * How {@code method}'s result completes. A Kotlin {@code suspend} function is a
 	 * {@link #MONO}, or a {@link #FLUX} if it returns a {@code Flow}: Spring's AOP runs its body
 	 * as that publisher, and the caller's coroutine awaits it.
-	 * @throws IllegalStateException for a suspend function without kotlinx-coroutines-reactor
-	 * on the classpath, which Spring needs to run it through advice
+	 * @param description the method, for messages
+	 * @throws InvalidLockAnnotationException for a suspend function without
+	 * kotlinx-coroutines-reactor on the classpath, which Spring needs to run it through advice
 	 */
-	static ReturnKind of(Method method) {
+	static ReturnKind of(Method method, String description) {
 		if (KotlinDetector.isSuspendingFunction(method)) {
 			if (!REACTOR_PRESENT || !COROUTINES_REACTOR_PRESENT) {
-				throw new IllegalStateException(LockDefinitionSource.describe(method) + " is a Kotlin suspend function, "
-						+ "which Spring runs through advice only with Reactor and kotlinx-coroutines-reactor on the "
-						+ "classpath: add org.jetbrains.kotlinx:kotlinx-coroutines-reactor");
+				throw new InvalidLockAnnotationException(description, description
+						+ " is a Kotlin suspend function, which Spring runs through advice only with Reactor and "
+						+ "kotlinx-coroutines-reactor on the classpath.",
+						"Add org.jetbrains.kotlinx:kotlinx-coroutines-reactor to the application's dependencies.", null);
 			}
 			return FLOW.equals(new MethodParameter(method, -1).getParameterType().getName()) ? FLUX : MONO;
 		}
@@ -63,25 +65,23 @@ enum ReturnKind {
 	}
 
 	/**
-	 * Refuses {@code onFailure = SKIP} on a Kotlin {@code suspend} function whose result cannot
-	 * be {@code null}: a skipped call completes with {@code null} (an empty {@code Flow} for a
-	 * {@code Flow}), which would reach the caller as a value of a non-null type.
-	 * @param at the annotation and method, for the message
-	 * @throws IllegalStateException if the function returns a non-null type other than
-	 * {@code Unit} or {@code Flow}
+	 * The result type of a Kotlin {@code suspend} function that cannot be {@code null}, where
+	 * {@code onFailure = SKIP} cannot apply: a skipped call completes with {@code null} (an empty
+	 * {@code Flow} for a {@code Flow}), which would reach the caller as a value of a non-null
+	 * type.
+	 * @return the JVM type's simple name, or {@code null} for any other method, and for a
+	 * nullable result, {@code Unit} or {@code Flow}
 	 */
-	static void checkSkippable(Method method, String at) {
+	static @Nullable String nonNullSuspendResult(Method method) {
 		if (!KotlinDetector.isSuspendingFunction(method)) {
-			return;
+			return null;
 		}
 		MethodParameter result = new MethodParameter(method, -1);
 		Class<?> type = result.getParameterType();
 		if (type == void.class || FLOW.equals(type.getName()) || result.isOptional()) {
-			return;
+			return null;
 		}
-		throw new IllegalStateException(at + " has onFailure = SKIP but is a suspend function whose result type ("
-				+ type.getSimpleName() + " on the JVM) is not nullable, and a skipped call returns null: declare the "
-				+ "result type nullable with '?', return Unit, or use onFailure = THROW");
+		return type.getSimpleName();
 	}
 
 	static ReturnKind of(Class<?> returnType) {

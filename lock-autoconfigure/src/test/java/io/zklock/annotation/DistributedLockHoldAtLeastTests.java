@@ -278,6 +278,10 @@ class DistributedLockHoldAtLeastTests extends ZkAnnotationTest {
 				assertThat(context).hasFailed();
 				assertThat(context.getStartupFailure()).hasMessageContaining("PlaceholderHold.work()")
 					.hasMessageContaining("negative holdAtLeast '${job.hold}' (resolved to '-5s')");
+				// described with its fix by zklock's failure analyzer
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(InvalidLockAnnotationException.class)
+					.hasMessageContaining("Use a positive duration such as '30s'");
 			});
 	}
 
