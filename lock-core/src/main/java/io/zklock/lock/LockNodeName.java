@@ -64,30 +64,4 @@ record LockNodeName(String name, LockMode mode, String sequence) {
 		return null;
 	}
 
-	/**
-	 * How many nodes before {@code index} block the waiter there: all of them for an exclusive
-	 * or write waiter, the nodes that exclude readers for a reader.
-	 */
-	static int blockerCount(List<LockNodeName> queue, int index) {
-		if (queue.get(index).mode() != LockMode.READ) {
-			return index;
-		}
-		int count = 0;
-		for (int i = 0; i < index; i++) {
-			if (queue.get(i).mode().excludesReaders()) {
-				count++;
-			}
-		}
-		return count;
-	}
-
-	static int indexOf(List<LockNodeName> queue, String name) {
-		for (int i = 0; i < queue.size(); i++) {
-			if (queue.get(i).name().equals(name)) {
-				return i;
-			}
-		}
-		return -1;
-	}
-
 }

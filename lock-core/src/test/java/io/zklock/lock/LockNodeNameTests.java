@@ -46,8 +46,7 @@ class LockNodeNameTests {
 				UUID_Z + "__READ__0000000001", UUID_A + "__READ__0000000005", UUID_B + "lock-0000000002"));
 		assertThat(queue).extracting(LockNodeName::sequence)
 			.containsExactly("0000000001", "0000000002", "0000000005", "0000000009");
-		assertThat(LockNodeName.indexOf(queue, UUID_A + "__READ__0000000005")).isEqualTo(2);
-		assertThat(LockNodeName.indexOf(queue, "missing")).isEqualTo(-1);
+		assertThat(queue.get(2).name()).isEqualTo(UUID_A + "__READ__0000000005");
 	}
 
 	@Test
