@@ -157,8 +157,14 @@ public final class BenchmarkMain {
 			for (Comparison table : results.tables()) {
 				System.out.println("\n" + table.title() + "\n" + table.toMarkdown());
 			}
+			results.targets().forEach((target) -> System.out.printf(Locale.ROOT, "TARGET %s: zklock %s, Curator %s, ratio %s (%s): %s%n",
+					target.figure(), String.format(Locale.ROOT, "%,." + target.decimals() + "f", target.zklock()),
+					String.format(Locale.ROOT, "%,." + target.decimals() + "f", target.curator()),
+					String.format(Locale.ROOT, "%.2f", target.zklock() / target.curator()), target.goal(),
+					target.met() ? "met" : "MISSED"));
 			results.checks()
 				.forEach((check) -> System.out.println((check.passed() ? "PASS: " : "FAIL: ") + check.description()));
+			results.skipped().forEach((skip) -> System.out.println("SKIPPED: " + skip));
 			for (String failure : results.failures()) {
 				System.out.println("CRASHED: " + failure);
 				crashed = true;
