@@ -15,6 +15,9 @@ public final class ServerCounters {
 
 	private static final int TIMEOUT_MS = 5000;
 
+	/** How often {@link #mntr()} asks before it gives up on cut replies. */
+	private static final int ATTEMPTS = 3;
+
 	private final String host;
 
 	private final int port;
@@ -50,20 +53,23 @@ public final class ServerCounters {
 	 * @throws IOException if the server does not answer
 	 */
 	public Mntr mntr() throws IOException {
-		String reply = send("mntr");
-		Map<String, String> values = new LinkedHashMap<>();
-		for (String line : reply.split("\n")) {
-			int tab = line.indexOf('\t');
-			if (tab > 0) {
-				values.put(line.substring(0, tab).trim(), line.substring(tab + 1).trim());
+		String reply = null;
+		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+			reply = send("mntr");
+			Map<String, String> values = new LinkedHashMap<>();
+			for (String line : reply.split("\n")) {
+				int tab = line.indexOf('\t');
+				if (tab > 0) {
+					values.put(line.substring(0, tab).trim(), line.substring(tab + 1).trim());
+				}
 			}
+			if (values.containsKey(Mntr.PACKETS_RECEIVED)) {
+				return new Mntr(values, attempt);
+			}
+			// a busy server sometimes closes the connection before the whole reply is out: ask again
 		}
-		if (!values.containsKey(Mntr.PACKETS_RECEIVED)) {
-			throw new IOException("The ZooKeeper server on " + this.host + ":" + this.port
-					+ " answered 'mntr' without " + Mntr.PACKETS_RECEIVED + " (is 4lw.commands.whitelist set?): "
-					+ reply);
-		}
-		return new Mntr(values);
+		throw new IOException("The ZooKeeper server on " + this.host + ":" + this.port + " answered 'mntr' "
+				+ ATTEMPTS + " times without " + Mntr.PACKETS_RECEIVED + " (is 4lw.commands.whitelist set?): " + reply);
 	}
 
 	private String send(String word) throws IOException {
@@ -78,8 +84,9 @@ public final class ServerCounters {
 	/**
 	 * One {@code mntr} reply.
 	 * @param values the reply's key/value lines
+	 * @param cutReplies the replies cut short before this one (each was one more {@code mntr} request)
 	 */
-	public record Mntr(Map<String, String> values) {
+	public record Mntr(Map<String, String> values, int cutReplies) {
 
 		/** Requests (packets) the server received from clients, connection requests and pings included. */
 		public static final String PACKETS_RECEIVED = "zk_packets_received";
@@ -115,14 +122,15 @@ public final class ServerCounters {
 		}
 
 		/**
-		 * Requests received since an earlier snapshot, not counting the {@code mntr} request
-		 * that falls between any two snapshots (the server counts a four-letter word as one
-		 * received packet).
+		 * Requests received since an earlier snapshot, not counting the {@code mntr} requests
+		 * that fall between any two snapshots (the server counts a four-letter word as one
+		 * received packet): this snapshot's, and those whose replies were cut.
 		 * @param before the earlier snapshot
-		 * @return the difference of {@value #PACKETS_RECEIVED}, less one
+		 * @return the difference of {@value #PACKETS_RECEIVED}, less this snapshot's {@code mntr}
+		 * requests
 		 */
 		public long packetsSince(Mntr before) {
-			return get(PACKETS_RECEIVED) - before.get(PACKETS_RECEIVED) - 1;
+			return get(PACKETS_RECEIVED) - before.get(PACKETS_RECEIVED) - 1 - this.cutReplies;
 		}
 
 		/**
