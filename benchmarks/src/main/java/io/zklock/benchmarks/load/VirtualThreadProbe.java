@@ -76,13 +76,7 @@ public final class VirtualThreadProbe {
 		for (ZkClient session : sessions) {
 			lockers.add(locker(library, session));
 		}
-		for (Locker locker : lockers) {
-			for (int path = 0; path < paths; path++) {
-				for (int i = 0; i < 5; i++) {
-					locker.lock("hot-" + path).unlock();
-				}
-			}
-		}
+		warmUp(lockers, paths);
 		ServerCounters counters = counters(connectString);
 		AtomicIntegerArray inside = new AtomicIntegerArray(paths);
 		AtomicLong violations = new AtomicLong();
@@ -131,14 +125,17 @@ public final class VirtualThreadProbe {
 		}
 		ServerCounters.Mntr after = counters.mntr();
 		Map<String, Integer> pinnedAt = new TreeMap<>();
+		Map<String, String> stackAt = new TreeMap<>();
 		Map<String, Integer> pinnedBy = new TreeMap<>();
 		for (RecordedEvent event : RecordingFile.readAllEvents(jfrFile)) {
 			String frame = blockingFrame(event);
 			pinnedAt.merge(frame, 1, Integer::sum);
+			stackAt.putIfAbsent(frame, stack(event));
 			pinnedBy.merge(origin(frame), 1, Integer::sum);
 		}
 		Files.deleteIfExists(jfrFile);
-		pinnedAt.forEach((frame, count) -> System.out.println(PINNED_PREFIX + count + " at " + frame));
+		pinnedAt.forEach((frame, count) -> System.out.println(PINNED_PREFIX + count + " at " + frame + "; stack: "
+				+ stackAt.get(frame)));
 		if (!failures.isEmpty()) {
 			System.out.println("First failure of " + failures.size() + ":");
 			failures.peek().printStackTrace(System.out);
@@ -154,6 +151,41 @@ public final class VirtualThreadProbe {
 				after.packetsSince(before), after.watchersTriggeredSince(before), Runtime.version().feature()));
 		// threads still waiting (a library that did not finish) must not keep the JVM alive
 		System.exit(0);
+	}
+
+	/**
+	 * Every client locks every path a few times alone, then with a few platform threads at once,
+	 * so that the contended path (watches, wake-ups) has run and its classes are initialized:
+	 * a virtual thread that waits for another thread to initialize a class is pinned, even on
+	 * JDK 24+.
+	 */
+	private static void warmUp(List<Locker> lockers, int paths) throws Exception {
+		for (Locker locker : lockers) {
+			for (int path = 0; path < paths; path++) {
+				for (int i = 0; i < 5; i++) {
+					locker.lock("hot-" + path).unlock();
+				}
+			}
+		}
+		ExecutorService contenders = Executors.newFixedThreadPool(4);
+		try {
+			List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+			for (int t = 0; t < 4; t++) {
+				Locker locker = lockers.get(t % lockers.size());
+				futures.add(contenders.submit(() -> {
+					for (int i = 0; i < 20; i++) {
+						locker.lock("hot-0").unlock();
+					}
+					return null;
+				}));
+			}
+			for (java.util.concurrent.Future<?> future : futures) {
+				future.get(2, TimeUnit.MINUTES);
+			}
+		}
+		finally {
+			contenders.shutdownNow();
+		}
 	}
 
 	private static ExecutorService newVirtualThreadPerTaskExecutor() {
@@ -206,6 +238,22 @@ public final class VirtualThreadProbe {
 		}
 		return frames.isEmpty() ? "(empty stack trace)"
 				: frames.get(0).getMethod().getType().getName() + "." + frames.get(0).getMethod().getName();
+	}
+
+	/** The top frames of an event, top first, and why the carrier was pinned where JFR says. */
+	private static String stack(RecordedEvent event) {
+		List<String> frames = new ArrayList<>();
+		if (event.getStackTrace() != null) {
+			for (RecordedFrame frame : event.getStackTrace().getFrames()) {
+				if (frames.size() == 16) {
+					break;
+				}
+				frames.add(frame.getMethod().getType().getName() + "." + frame.getMethod().getName() + ":"
+						+ frame.getLineNumber());
+			}
+		}
+		String reason = event.hasField("pinnedReason") ? " (pinned reason: " + event.getString("pinnedReason") + ")" : "";
+		return String.join(" < ", frames) + reason;
 	}
 
 	private static String origin(String frame) {
