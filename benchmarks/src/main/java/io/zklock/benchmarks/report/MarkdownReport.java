@@ -51,9 +51,10 @@ public final class MarkdownReport {
 		out.append("| command | `").append(this.command).append("` |\n");
 		out.append("| iterations | ").append(this.scale).append(" |\n\n");
 		out.append("Columns: **zklock** = `ExclusiveLockByCurator` / `SharedLockByCurator` (handle API: "
-				+ "`acquire(path, mode)` then `release()`), one `LockCoordinator` per client. **Curator** = "
+				+ "`acquire(path, mode)` or `tryAcquire(path, mode, wait)`, then `release()`: call-owned handles, never "
+				+ "reentrant), one `LockCoordinator` per client. **Curator** = "
 				+ "`InterProcessMutex` (scenario 5: `InterProcessReadWriteLock`) used directly, one instance per lock "
-				+ "path and client, shared by that client's threads. **Spring Integration** = "
+				+ "path and client, shared by that client's threads (scenario 8: a new instance per acquire). **Spring Integration** = "
 				+ "`ZookeeperLockRegistry.obtain(key).lock()`/`unlock()` with its defaults. Every client is its own Curator session (no "
 				+ "namespace, 60 s session timeout); all libraries share the server of a section, each under a root "
 				+ "of its own. Ratios are zklock/peer from the same run: above 1 means more of the metric.\n\n");
