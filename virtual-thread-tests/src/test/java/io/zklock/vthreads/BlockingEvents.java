@@ -23,10 +23,10 @@ import jdk.jfr.consumer.RecordingStream;
  * (on JDK 24+ only native frames and class initializers still pin; on JDK 21–23 also a
  * {@code synchronized} block or {@code Object.wait()});</li>
  * <li>{@code jdk.JavaMonitorWait} of a virtual thread: {@code Object.wait()}, which pins on JDK
- * 21–23;</li>
- * <li>{@code jdk.JavaMonitorEnter} of a virtual thread: a contended {@code synchronized} entry,
- * which blocks the carrier on JDK 21–23.</li>
+ * 21–23.</li>
  * </ul>
+ * Not recorded: a virtual thread's contended {@code synchronized} entry (it blocks the carrier on
+ * JDK 21–23), for which JDK 25 emits no {@code jdk.JavaMonitorEnter} event.
  * Each event is put down to the code that blocked ({@link Origin}): the first frame, from the top,
  * outside the JDK; for a monitor event whose stack shows none (JDK 24+ records a virtual
  * thread's monitor events after unmounting it), the class of the monitor.
@@ -37,14 +37,12 @@ final class BlockingEvents implements AutoCloseable {
 
 	static final String MONITOR_WAIT = "jdk.JavaMonitorWait";
 
-	static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
-
 	private final RecordingStream stream = new RecordingStream();
 
 	private final ConcurrentLinkedQueue<Blocking> events = new ConcurrentLinkedQueue<>();
 
 	private BlockingEvents() {
-		for (String name : List.of(PINNED, MONITOR_WAIT, MONITOR_ENTER)) {
+		for (String name : List.of(PINNED, MONITOR_WAIT)) {
 			this.stream.enable(name).withThreshold(Duration.ZERO).withStackTrace();
 			this.stream.onEvent(name, this::record);
 		}
@@ -77,7 +75,7 @@ final class BlockingEvents implements AutoCloseable {
 		List<String> stack = stack(event.getStackTrace());
 		String where = stack.stream().filter((frame) -> Origin.ofType(frame) != Origin.JDK).findFirst().orElse(null);
 		if (where == null && event.hasField("monitorClass") && event.getClass("monitorClass") != null) {
-			// JDK 24+ reports a virtual thread's monitor event once it is unmounted, with only
+			// JDK 24+ reports a virtual thread's Object.wait() once it is unmounted, with only
 			// Continuation.enterSpecial on the stack: the monitor's class is then what tells whose it is
 			where = "monitor of class " + event.getClass("monitorClass").getName();
 		}
@@ -109,7 +107,7 @@ final class BlockingEvents implements AutoCloseable {
 	/** One line per event type: its count and the counts by origin. */
 	String summary() {
 		StringBuilder out = new StringBuilder();
-		for (String name : List.of(PINNED, MONITOR_WAIT, MONITOR_ENTER)) {
+		for (String name : List.of(PINNED, MONITOR_WAIT)) {
 			out.append(String.format(Locale.ROOT, "  %-24s %,6d %s%n", name, of(name).size(), byOrigin(name)));
 			for (Origin origin : Origin.values()) {
 				frames(name, origin).forEach((frame, count) -> out

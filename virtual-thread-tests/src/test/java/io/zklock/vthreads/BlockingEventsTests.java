@@ -13,7 +13,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The instrument of {@link VirtualThreadLockTests}: {@link BlockingEvents} does see a virtual
  * thread pinned to its carrier and one waiting in {@code Object.wait()}, and puts them down to the
  * code that blocked (for the wait, by the monitor's class: JDK 25 records it with no useful
- * stack), so that its zeros there mean none happened.
+ * stack), so that its zeros there mean none happened. (A virtual thread's contended
+ * {@code synchronized} entry is not recorded at all on JDK 25, no {@code jdk.JavaMonitorEnter}
+ * event even at threshold 0, so the recorder does not count those.)
  */
 class BlockingEventsTests {
 
