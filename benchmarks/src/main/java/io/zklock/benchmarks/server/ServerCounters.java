@@ -15,9 +15,6 @@ public final class ServerCounters {
 
 	private static final int TIMEOUT_MS = 5000;
 
-	/** How often {@link #mntr()} asks before it gives up on cut replies. */
-	private static final int ATTEMPTS = 3;
-
 	private final String host;
 
 	private final int port;
@@ -53,23 +50,20 @@ public final class ServerCounters {
 	 * @throws IOException if the server does not answer
 	 */
 	public Mntr mntr() throws IOException {
-		String reply = null;
-		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-			reply = send("mntr");
-			Map<String, String> values = new LinkedHashMap<>();
-			for (String line : reply.split("\n")) {
-				int tab = line.indexOf('\t');
-				if (tab > 0) {
-					values.put(line.substring(0, tab).trim(), line.substring(tab + 1).trim());
-				}
+		String reply = send("mntr");
+		Map<String, String> values = new LinkedHashMap<>();
+		for (String line : reply.split("\n")) {
+			int tab = line.indexOf('\t');
+			if (tab > 0) {
+				values.put(line.substring(0, tab).trim(), line.substring(tab + 1).trim());
 			}
-			if (values.containsKey(Mntr.PACKETS_RECEIVED)) {
-				return new Mntr(values, attempt);
-			}
-			// a busy server sometimes closes the connection before the whole reply is out: ask again
 		}
-		throw new IOException("The ZooKeeper server on " + this.host + ":" + this.port + " answered 'mntr' "
-				+ ATTEMPTS + " times without " + Mntr.PACKETS_RECEIVED + " (is 4lw.commands.whitelist set?): " + reply);
+		if (!values.containsKey(Mntr.PACKETS_RECEIVED)) {
+			throw new IOException("The ZooKeeper server on " + this.host + ":" + this.port
+					+ " answered 'mntr' without " + Mntr.PACKETS_RECEIVED + " (is 4lw.commands.whitelist set?): "
+					+ reply);
+		}
+		return new Mntr(values);
 	}
 
 	private String send(String word) throws IOException {
@@ -84,9 +78,8 @@ public final class ServerCounters {
 	/**
 	 * One {@code mntr} reply.
 	 * @param values the reply's key/value lines
-	 * @param cutReplies the replies cut short before this one (each was one more {@code mntr} request)
 	 */
-	public record Mntr(Map<String, String> values, int cutReplies) {
+	public record Mntr(Map<String, String> values) {
 
 		/** Requests (packets) the server received from clients, connection requests and pings included. */
 		public static final String PACKETS_RECEIVED = "zk_packets_received";
@@ -122,15 +115,14 @@ public final class ServerCounters {
 		}
 
 		/**
-		 * Requests received since an earlier snapshot, not counting the {@code mntr} requests
-		 * that fall between any two snapshots (the server counts a four-letter word as one
-		 * received packet): this snapshot's, and those whose replies were cut.
+		 * Requests received since an earlier snapshot, not counting the {@code mntr} request
+		 * that falls between any two snapshots (the server counts a four-letter word as one
+		 * received packet).
 		 * @param before the earlier snapshot
-		 * @return the difference of {@value #PACKETS_RECEIVED}, less this snapshot's {@code mntr}
-		 * requests
+		 * @return the difference of {@value #PACKETS_RECEIVED}, less one
 		 */
 		public long packetsSince(Mntr before) {
-			return get(PACKETS_RECEIVED) - before.get(PACKETS_RECEIVED) - 1 - this.cutReplies;
+			return get(PACKETS_RECEIVED) - before.get(PACKETS_RECEIVED) - 1;
 		}
 
 		/**
