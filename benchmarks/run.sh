@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs zklock's benchmarks: every scenario of issue 7 against zklock, Curator and Spring
+# Runs zklock's benchmarks: every scenario of issues 7 and 14 against zklock, Curator and Spring
 # Integration, on a standalone ZooKeeper server process and on an in-process one.
 #
 #   benchmarks/run.sh                   full run (~12 min on 2 cores): rewrites the generated block
@@ -9,7 +9,7 @@
 #   benchmarks/run.sh --server=process  one server only (embedded | process | both, default both)
 #   benchmarks/run.sh --scenarios=1,3   some scenarios only
 #
-# Needs a JDK 17+ (the Maven wrapper fetches Maven). Builds the module and what it depends on first (set
+# Needs a JDK 17+ (the Maven wrapper fetches Maven); scenario 8 also a JDK 21+ (see below). Builds the module and what it depends on first (set
 # BENCH_SKIP_BUILD=1 to reuse the last build), then runs the harness with the module's runtime
 # class path; JMH forks and the ZooKeeper server process inherit that class path.
 set -euo pipefail
@@ -27,11 +27,30 @@ if [[ -z "${BENCH_REVISION:-}" ]] && ! git diff --quiet HEAD -- lock-core lock-a
 	revision="$revision + uncommitted library changes"
 fi
 
+# Scenario 8 (virtual threads) runs its probes on a Java 21+: BENCH_VTHREADS_JAVA if set, else the newest
+# JDK 21+ among this java and /usr/lib/jvm/*/bin/java (Temurin 25 on this kind of machine); with none, the
+# scenario is skipped and says so.
+java_feature() {
+	"$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n 1
+}
+vthreads_java="${BENCH_VTHREADS_JAVA:-}"
+if [[ -z "$vthreads_java" ]]; then
+	best=0
+	for candidate in "$(command -v java)" /usr/lib/jvm/*/bin/java; do
+		[[ -x "$candidate" ]] || continue
+		feature=$(java_feature "$candidate")
+		if [[ "$feature" =~ ^[0-9]+$ ]] && (( feature >= 21 && feature > best )); then
+			best=$feature
+			vthreads_java=$candidate
+		fi
+	done
+fi
+
 classpath="benchmarks/target/classes:$(cat benchmarks/target/runtime-classpath.txt)"
 # temporary files (in-process servers' configuration and data, memory probes) stay under target/
 mkdir -p benchmarks/target/tmp
 # jmh.ignoreLock: another JMH run on the machine must not fail this one (it only perturbs it)
 exec java -Xms1g -Xmx1g -XX:+UseG1GC -Djava.awt.headless=true -Djmh.ignoreLock=true \
-	-Djava.io.tmpdir="$root/benchmarks/target/tmp" \
+	-Djava.io.tmpdir="$root/benchmarks/target/tmp" -Dbench.vthreads.java="$vthreads_java" \
 	-Dbench.module=benchmarks -Dbench.command="benchmarks/run.sh${*:+ $*}" -Dbench.revision="$revision" \
 	-cp "$classpath" io.zklock.benchmarks.BenchmarkMain "$@"

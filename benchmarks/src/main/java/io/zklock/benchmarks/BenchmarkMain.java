@@ -24,6 +24,7 @@ import io.zklock.benchmarks.scenarios.MemoryScenario;
 import io.zklock.benchmarks.scenarios.ReadMostlyScenario;
 import io.zklock.benchmarks.scenarios.SameJvmContentionScenario;
 import io.zklock.benchmarks.scenarios.UncontendedScenario;
+import io.zklock.benchmarks.scenarios.VirtualThreadScenario;
 import io.zklock.benchmarks.server.ServerKind;
 import io.zklock.benchmarks.server.ZooKeeperServer;
 
@@ -36,7 +37,7 @@ public final class BenchmarkMain {
 
 	private static final List<Scenario> SCENARIOS = List.of(new UncontendedScenario(), new AnnotationScenario(),
 			new HotLockScenario(), new SameJvmContentionScenario(), new ReadMostlyScenario(), new ManyKeysScenario(),
-			new MemoryScenario());
+			new MemoryScenario(), new VirtualThreadScenario());
 
 	private BenchmarkMain() {
 	}
@@ -157,8 +158,14 @@ public final class BenchmarkMain {
 			for (Comparison table : results.tables()) {
 				System.out.println("\n" + table.title() + "\n" + table.toMarkdown());
 			}
+			results.targets().forEach((target) -> System.out.printf(Locale.ROOT, "TARGET %s: zklock %s, Curator %s, ratio %s (%s): %s%n",
+					target.figure(), String.format(Locale.ROOT, "%,." + target.decimals() + "f", target.zklock()),
+					String.format(Locale.ROOT, "%,." + target.decimals() + "f", target.curator()),
+					String.format(Locale.ROOT, "%.2f", target.zklock() / target.curator()), target.goal(),
+					target.met() ? "met" : "MISSED"));
 			results.checks()
 				.forEach((check) -> System.out.println((check.passed() ? "PASS: " : "FAIL: ") + check.description()));
+			results.skipped().forEach((skip) -> System.out.println("SKIPPED: " + skip));
 			for (String failure : results.failures()) {
 				System.out.println("CRASHED: " + failure);
 				crashed = true;
@@ -173,12 +180,14 @@ public final class BenchmarkMain {
 						+ "sample-time mode%s; interleaved driver runs (scenarios 1-2) %d rounds × %d ms per variant after a "
 						+ "warm-up round; driver warm-up %d ms per library; load points (scenarios 3-5) %d pass(es) in "
 						+ "alternating order, each run %d ms warm-up then a %d ms window; %,d waiters in the herd check; "
-						+ "%,d keys (scenario 6); %,d held locks (scenario 7)",
+						+ "%,d keys (scenario 6); %,d held locks (scenario 7); %,d virtual threads, at most %d s per library "
+						+ "(scenario 8)",
 				scale.name(), scale.jmhWarmupIterations(), scale.jmhWarmupTime().toMillis(), scale.jmhIterations(),
 				scale.jmhIterationTime().toMillis(), scale.jmhBoundedWait() ? "" : " (unbounded wait only)",
 				scale.interleavedRounds(), scale.interleavedSlice().toMillis(), scale.driverWarmup().toMillis(),
 				scale.loadPasses(), scale.loadWarmup().toMillis(), scale.loadMeasure().dividedBy(scale.loadPasses()).toMillis(),
-				scale.herdWaiters(), scale.manyKeys(), scale.heldLocks());
+				scale.herdWaiters(), scale.manyKeys(), scale.heldLocks(), scale.virtualThreads(),
+				scale.virtualThreadCap().toSeconds());
 	}
 
 }

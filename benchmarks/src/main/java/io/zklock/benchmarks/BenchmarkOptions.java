@@ -24,7 +24,7 @@ public record BenchmarkOptions(Scale scale, List<ServerKind> servers, Set<Intege
 			usage: benchmarks/run.sh [--quick] [--server=embedded|process|both] [--scenarios=1,3,...] [--output=DIR]
 			  --quick        a few seconds per scenario (CI); writes to benchmarks/target/quick-results
 			  --server=      the ZooKeeper server(s): in-process, standalone child process, or both (default)
-			  --scenarios=   only these scenario numbers (1-7); default all
+			  --scenarios=   only these scenario numbers (1-8); default all
 			  --output=DIR   where RESULTS.md and the charts go (full default: benchmarks/)""";
 
 	/**
@@ -78,14 +78,14 @@ public record BenchmarkOptions(Scale scale, List<ServerKind> servers, Set<Intege
 	private static int scenario(String number) {
 		try {
 			int value = Integer.parseInt(number);
-			if (value >= 1 && value <= 7) {
+			if (value >= 1 && value <= 8) {
 				return value;
 			}
 		}
 		catch (NumberFormatException ex) {
 			// reported below
 		}
-		throw new IllegalArgumentException("Unknown scenario '" + number + "'; scenarios are 1 to 7\n" + USAGE);
+		throw new IllegalArgumentException("Unknown scenario '" + number + "'; scenarios are 1 to 8\n" + USAGE);
 	}
 
 	/**

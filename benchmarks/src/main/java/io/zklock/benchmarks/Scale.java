@@ -28,11 +28,13 @@ import java.util.List;
  * @param manyKeys the distinct lock paths of scenario 6
  * @param reapWait the longest wait for reaped containers in scenario 6
  * @param heldLocks the locks held at once in scenario 7
+ * @param virtualThreads the virtual threads of scenario 8
+ * @param virtualThreadCap the longest a library may take for them in scenario 8
  */
 public record Scale(String name, int jmhWarmupIterations, Duration jmhWarmupTime, int jmhIterations,
 		Duration jmhIterationTime, int interleavedRounds, Duration interleavedSlice, Duration driverWarmup, Duration loadWarmup,
 		Duration loadMeasure, int loadPasses, boolean jmhBoundedWait, List<Integer> curveClients, int herdWaiters, int manyKeys, Duration reapWait,
-		int heldLocks) {
+		int heldLocks, int virtualThreads, Duration virtualThreadCap) {
 
 	/**
 	 * The committed-results scale.
@@ -41,7 +43,7 @@ public record Scale(String name, int jmhWarmupIterations, Duration jmhWarmupTime
 	public static Scale full() {
 		return new Scale("full", 3, Duration.ofSeconds(2), 3, Duration.ofMillis(1500), 10, Duration.ofMillis(400),
 				Duration.ofSeconds(4), Duration.ofMillis(500), Duration.ofSeconds(4), 2, true,
-				List.of(1, 2, 4, 8, 16, 32), 100, 10_000, Duration.ofSeconds(60), 1000);
+				List.of(1, 2, 4, 8, 16, 32), 100, 10_000, Duration.ofSeconds(60), 1000, 10_000, Duration.ofSeconds(180));
 	}
 
 	/**
@@ -51,7 +53,7 @@ public record Scale(String name, int jmhWarmupIterations, Duration jmhWarmupTime
 	public static Scale quick() {
 		return new Scale("quick", 1, Duration.ofMillis(200), 1, Duration.ofMillis(400), 2, Duration.ofMillis(100),
 				Duration.ofMillis(200), Duration.ofMillis(200), Duration.ofMillis(500), 1, false, List.of(1, 16), 100,
-				200, Duration.ofSeconds(20), 200);
+				200, Duration.ofSeconds(20), 200, 2_000, Duration.ofSeconds(60));
 	}
 
 	/**

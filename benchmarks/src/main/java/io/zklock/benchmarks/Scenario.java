@@ -8,7 +8,7 @@ public interface Scenario {
 
 	/**
 	 * The scenario's number, as the issue counts them.
-	 * @return 1 to 7
+	 * @return 1 to 8
 	 */
 	int number();
 

@@ -7,6 +7,7 @@ import java.util.TreeMap;
 
 import io.zklock.benchmarks.client.Library;
 import io.zklock.benchmarks.report.Comparison;
+import io.zklock.benchmarks.report.Target;
 import io.zklock.benchmarks.server.ServerKind;
 
 /**
@@ -26,6 +27,10 @@ public final class ServerResults {
 	private final List<Check> checks = new ArrayList<>();
 
 	private final List<String> failures = new ArrayList<>();
+
+	private final List<Target> targets = new ArrayList<>();
+
+	private final List<String> skipped = new ArrayList<>();
 
 	/**
 	 * Creates empty results.
@@ -62,6 +67,23 @@ public final class ServerResults {
 	 */
 	public void check(String description, boolean passed) {
 		this.checks.add(new Check(description, passed));
+	}
+
+	/**
+	 * Records a target of issue 14 (a figure against Curator's).
+	 * @param target the target with the run's figures
+	 */
+	public void target(Target target) {
+		this.targets.add(target);
+	}
+
+	/**
+	 * Records a scenario that could not run here, and why.
+	 * @param scenario the scenario's title
+	 * @param reason what it needs
+	 */
+	public void skip(String scenario, String reason) {
+		this.skipped.add(scenario + ": " + reason);
 	}
 
 	/**
@@ -111,6 +133,22 @@ public final class ServerResults {
 	 */
 	public List<Check> checks() {
 		return List.copyOf(this.checks);
+	}
+
+	/**
+	 * The targets of issue 14.
+	 * @return the targets in scenario order
+	 */
+	public List<Target> targets() {
+		return List.copyOf(this.targets);
+	}
+
+	/**
+	 * The scenarios that could not run here.
+	 * @return one line per scenario, with the reason
+	 */
+	public List<String> skipped() {
+		return List.copyOf(this.skipped);
 	}
 
 	/**

@@ -8,7 +8,8 @@ import io.zklock.benchmarks.ServerResults;
 
 /**
  * Renders a whole run as Markdown: the run's facts, then per server every scenario table,
- * the chart, where zklock is behind a peer, the protocol checks and any crashes.
+ * the chart, where zklock is behind a peer, the targets of issue 14, the protocol checks, and
+ * any skipped or crashed scenarios.
  */
 public final class MarkdownReport {
 
@@ -50,9 +51,10 @@ public final class MarkdownReport {
 		out.append("| command | `").append(this.command).append("` |\n");
 		out.append("| iterations | ").append(this.scale).append(" |\n\n");
 		out.append("Columns: **zklock** = `ExclusiveLockByCurator` / `SharedLockByCurator` (handle API: "
-				+ "`acquire(path, mode)` then `release()`), one `LockCoordinator` per client. **Curator** = "
+				+ "`acquire(path, mode)` or `tryAcquire(path, mode, wait)`, then `release()`: call-owned handles, never "
+				+ "reentrant), one `LockCoordinator` per client. **Curator** = "
 				+ "`InterProcessMutex` (scenario 5: `InterProcessReadWriteLock`) used directly, one instance per lock "
-				+ "path and client, shared by that client's threads. **Spring Integration** = "
+				+ "path and client, shared by that client's threads (scenario 8: a new instance per acquire). **Spring Integration** = "
 				+ "`ZookeeperLockRegistry.obtain(key).lock()`/`unlock()` with its defaults. Every client is its own Curator session (no "
 				+ "namespace, 60 s session timeout); all libraries share the server of a section, each under a root "
 				+ "of its own. Ratios are zklock/peer from the same run: above 1 means more of the metric.\n\n");
@@ -76,6 +78,12 @@ public final class MarkdownReport {
 				out.append("- none\n");
 			}
 			behind.forEach((line) -> out.append("- ").append(line).append('\n'));
+			if (!server.targets().isEmpty()) {
+				out.append("\n### Targets of issue 14 (").append(server.kind().optionValue())
+					.append(" server)\n\nzklock against Curator in this run; the issue sets them for the process server.\n\n")
+					.append("| figure | zklock | Curator | zklock/Curator | target | met |\n|---|---:|---:|---:|---|---|\n");
+				server.targets().forEach((target) -> out.append(target.toMarkdownRow()).append('\n'));
+			}
 			out.append("\n### Protocol checks (").append(server.kind().optionValue()).append(" server)\n\n");
 			server.checks()
 				.forEach((check) -> out.append("- ")
@@ -83,6 +91,10 @@ public final class MarkdownReport {
 					.append(": ")
 					.append(check.description())
 					.append('\n'));
+			if (!server.skipped().isEmpty()) {
+				out.append("\n### Scenarios skipped (").append(server.kind().optionValue()).append(" server)\n\n");
+				server.skipped().forEach((skip) -> out.append("- ").append(skip).append('\n'));
+			}
 			if (!server.failures().isEmpty()) {
 				out.append("\n### Scenarios that crashed (").append(server.kind().optionValue()).append(" server)\n\n");
 				server.failures().forEach((failure) -> out.append("- ").append(failure).append('\n'));

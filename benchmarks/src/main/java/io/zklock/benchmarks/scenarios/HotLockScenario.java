@@ -14,6 +14,7 @@ import io.zklock.benchmarks.load.LoadOutcome;
 import io.zklock.benchmarks.load.LoadSpec;
 import io.zklock.benchmarks.report.Comparison;
 import io.zklock.benchmarks.report.Metric;
+import io.zklock.benchmarks.report.Target;
 
 /**
  * Scenario 3: one hot lock, N clients with one thread each (1 to 32, the curve of the chart;
@@ -61,6 +62,12 @@ public final class HotLockScenario implements Scenario {
 				Library.ZKLOCK.displayName(), LoadTables.peers(LIBRARIES));
 		addRows(main, table);
 		context.results().add(main);
+		LoadOutcome zklock = table.get(Library.ZKLOCK);
+		LoadOutcome curator = table.get(Library.CURATOR);
+		context.results().target(Target.ratioAtLeast("3. handoffs/s, " + TABLE_CLIENTS + " clients × 1 thread",
+				zklock.perSecond(), curator.perSecond(), 0, 1.25));
+		context.results().target(Target.atMost("3. requests/handoff, " + TABLE_CLIENTS + " clients × 1 thread",
+				zklock.requestsPerOperation(), curator.requestsPerOperation(), 2, 4.0));
 
 		Map<Library, LoadOutcome> herd = LoadPasses.run(load, RunOrder.rotated(LIBRARIES, point),
 				new LoadSpec(scale.herdWaiters(), 1, "herd", 0, scale.loadWarmup(), scale.loadMeasure(), false),
@@ -70,6 +77,8 @@ public final class HotLockScenario implements Scenario {
 		addRows(herdTable, herd);
 		context.results().add(herdTable);
 		double zklockEvents = herd.get(Library.ZKLOCK).watchEventsPerRelease();
+		context.results().target(Target.atMost("3b. watch events/release, " + scale.herdWaiters() + " waiters",
+				zklockEvents, herd.get(Library.CURATOR).watchEventsPerRelease(), 3, 1.0));
 		context.results().check(String.format(Locale.ROOT,
 				"Scenario 3: with %d waiters, one zklock release triggers %.3f watch events (herd-free: at most 1)",
 				scale.herdWaiters(), zklockEvents), zklockEvents <= 1.0 + 1e-9);

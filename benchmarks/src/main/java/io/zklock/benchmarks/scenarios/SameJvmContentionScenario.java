@@ -11,6 +11,7 @@ import io.zklock.benchmarks.load.LoadOutcome;
 import io.zklock.benchmarks.load.LoadSpec;
 import io.zklock.benchmarks.report.Comparison;
 import io.zklock.benchmarks.report.Metric;
+import io.zklock.benchmarks.report.Target;
 
 /**
  * Scenario 4: one hot lock, 4 clients × 8 threads each, so that threads of one process
@@ -54,6 +55,8 @@ public final class SameJvmContentionScenario implements Scenario {
 		table.note("The node count is sampled with getChildren on a separate session; those requests are taken out "
 				+ "of the request count.");
 		context.results().add(table);
+		context.results().target(Target.ratioAtLeast("4. handoffs/s, " + CLIENTS + " clients × " + THREADS + " threads",
+				outcomes.get(Library.ZKLOCK).perSecond(), outcomes.get(Library.CURATOR).perSecond(), 0, 3.0));
 	}
 
 }

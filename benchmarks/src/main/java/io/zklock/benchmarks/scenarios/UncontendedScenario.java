@@ -17,6 +17,7 @@ import io.zklock.benchmarks.jmh.SampledLatency;
 import io.zklock.benchmarks.jmh.UncontendedLockBenchmark;
 import io.zklock.benchmarks.report.Comparison;
 import io.zklock.benchmarks.report.Metric;
+import io.zklock.benchmarks.report.Target;
 import io.zklock.benchmarks.scenarios.InterleavedRun.Figures;
 
 /**
@@ -49,7 +50,7 @@ public final class UncontendedScenario implements Scenario {
 		List<AutoCloseable> resources = new ArrayList<>();
 		Map<String, Figures> interleaved;
 		try {
-			Map<String, InterleavedRun.Call> variants = new LinkedHashMap<>();
+			Map<String, InterleavedRun.TimedCall> variants = new LinkedHashMap<>();
 			for (String wait : List.of(UncontendedLockBenchmark.UNBOUNDED, UncontendedLockBenchmark.BOUNDED)) {
 				Duration maxWait = maxWait(wait);
 				for (Library library : LIBRARIES) {
@@ -62,7 +63,7 @@ public final class UncontendedScenario implements Scenario {
 			}
 			interleaved = new InterleavedRun(context.server(), context.scale().interleavedRounds(),
 					context.scale().interleavedSlice())
-				.run(variants);
+				.runTimed(variants);
 		}
 		finally {
 			for (AutoCloseable resource : resources) {
@@ -92,17 +93,41 @@ public final class UncontendedScenario implements Scenario {
 		table.row(Metric.cost("mean µs/cycle (JMH)", 1), values(latencies, wait, SampledLatency::meanMicros));
 		table.row(Metric.cost("p50 µs/cycle (JMH)", 1), values(latencies, wait, SampledLatency::p50Micros));
 		table.row(Metric.cost("p99 µs/cycle (JMH)", 1), values(latencies, wait, SampledLatency::p99Micros));
+		table.row(Metric.cost("acquire p50 µs, time to grant (interleaved runs)", 1),
+				figures(interleaved, wait, Figures::timedP50Micros));
+		table.row(Metric.cost("acquire p99 µs, time to grant (interleaved runs)", 1),
+				figures(interleaved, wait, Figures::timedP99Micros));
 		table.row(Metric.cost("ZooKeeper requests/cycle (server count)", 2), requests);
 		table.note("Calls: " + calls + " Throughput and requests come from the interleaved runs on the driver ("
 				+ context.scale().interleavedRounds() + " rounds × " + context.scale().interleavedSlice().toMillis()
 				+ " ms per library and wait, order rotated every round, one session each); latencies from JMH (one "
 				+ "fork per library). Protocol floor: " + PROTOCOL_FLOOR
-				+ " requests per cycle (create, getChildren, delete).");
+				+ " requests per cycle (create, getChildren, delete). Acquire latency: from the call until it "
+				+ "returned holding the lock, every counted cycle of the interleaved runs.");
 		double zklock = requests.get(Library.ZKLOCK.displayName());
+		String waitName = (maxWait(wait) == null) ? "unbounded wait" : "10 s wait";
+		String zk = Library.ZKLOCK.displayName();
+		String curator = Library.CURATOR.displayName();
+		context.results().target(Target.ratioAtLeast("1. uncontended cycles/s, " + waitName, perSecond.get(zk),
+				perSecond.get(curator), 0, 1.4));
+		context.results().target(Target.atMost("1. uncontended requests/cycle, " + waitName, requests.get(zk),
+				requests.get(curator), 2, PROTOCOL_FLOOR));
+		Map<String, Double> acquireP50 = figures(interleaved, wait, Figures::timedP50Micros);
+		context.results().target(Target.ratioAtMost("1. acquire latency p50 µs, " + waitName, acquireP50.get(zk),
+				acquireP50.get(curator), 1, 0.7));
 		context.results().check(String.format(Locale.ROOT,
 				"Scenario 1 (%s wait): zklock's uncontended cycle costs %.2f ZooKeeper requests, floor %d",
 				(maxWait(wait) == null) ? "unbounded" : "10 s", zklock, PROTOCOL_FLOOR), zklock <= PROTOCOL_FLOOR + 0.005);
 		return table;
+	}
+
+	private static Map<String, Double> figures(Map<String, Figures> interleaved, String wait,
+			Function<Figures, Double> figure) {
+		Map<String, Double> values = new LinkedHashMap<>();
+		for (Library library : LIBRARIES) {
+			values.put(library.displayName(), figure.apply(interleaved.get(key(library, wait))));
+		}
+		return values;
 	}
 
 	private static Duration maxWait(String wait) {

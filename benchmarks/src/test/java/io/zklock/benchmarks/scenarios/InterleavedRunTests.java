@@ -66,4 +66,20 @@ class InterleavedRunTests {
 		}
 	}
 
+	@Test
+	void shouldReportPercentilesOfTheTimedPartOfTheCalls() throws Exception {
+		Map<String, InterleavedRun.TimedCall> variants = new LinkedHashMap<>();
+		long[] next = { 0 };
+		// 1, 2, 3, ... 100 µs, over and over: the median is 50 µs and the 99th percentile 99 µs
+		variants.put("timed", () -> (next[0]++ % 100 + 1) * 1000);
+		variants.put("untimed", () -> -1);
+
+		Map<String, InterleavedRun.Figures> figures = new InterleavedRun(server, 1, Duration.ofMillis(20))
+			.runTimed(variants);
+
+		assertThat(figures.get("timed").timedP50Micros()).isBetween(49.0, 51.0);
+		assertThat(figures.get("timed").timedP99Micros()).isBetween(98.0, 100.0);
+		assertThat(figures.get("untimed").timedP50Micros()).isNaN();
+	}
+
 }
