@@ -14,6 +14,12 @@
 (function () {
 	'use strict';
 
+	var renderNode = ZkLockCards.renderNode;
+	var holderThread = ZkLockCards.holderThread;
+	var heldRows = ZkLockCards.heldRows;
+	var textElement = ZkLockCards.textElement;
+	var formatDuration = ZkLockCards.formatDuration;
+
 	var KEEP_IDLE_LANE_MS = 30000;
 
 	var MAX_WAITER_CARDS = 12;
@@ -117,7 +123,7 @@
 	function refresh(whileLoading) {
 		// the health shows also while the queues cannot be read (ZooKeeper down)
 		var health = getJson('actuator/health/zklock', whileLoading).catch(function () { return null; })
-			.then(renderHealth);
+			.then(function (health) { ZkLockCards.renderHealth(elements.health, health); });
 		var held = getJson('actuator/locks', whileLoading);
 		var listings = Promise.all(watched.map(function (path) {
 			return getJson(endpointUrl(path), whileLoading);
@@ -158,38 +164,10 @@
 		});
 	}
 
-	function renderHealth(health) {
-		var status = health ? health.status : 'UNKNOWN';
-		elements.health.textContent = 'zklock ' + status;
-		elements.health.className = 'badge ' + status.toLowerCase();
-		if (health && health.details && health.details.connectionState) {
-			elements.health.title = 'GET /actuator/health/zklock: ' + health.details.connectionState
-				+ (health.details.connectString ? ' to ' + health.details.connectString : '');
-		}
-	}
-
 	function renderHeld(heldLocks) {
 		elements.session.textContent = heldLocks.sessionId || 'disconnected';
 		elements.updated.textContent = new Date(heldLocks.timestamp).toLocaleTimeString();
-		var rows = heldLocks.locks.map(function (lock) {
-			var row = document.createElement('tr');
-			[lock.displayPath || lock.lockPath, lock.mode, '#' + lock.fencingToken, formatDuration(lock.heldForMillis), lock.holderThread]
-				.forEach(function (text) {
-					var cell = document.createElement('td');
-					cell.textContent = text;
-					row.appendChild(cell);
-				});
-			return row;
-		});
-		if (rows.length === 0) {
-			var row = document.createElement('tr');
-			var cell = document.createElement('td');
-			cell.colSpan = 5;
-			cell.className = 'muted';
-			cell.textContent = 'none right now';
-			row.appendChild(cell);
-			rows.push(row);
-		}
+		var rows = heldRows(heldLocks.locks);
 		elements.held.replaceChildren.apply(elements.held, rows);
 	}
 
@@ -273,17 +251,6 @@
 	}
 
 	/** The thread of this instance that holds the node, if it is this instance's. */
-	function holderThread(node, localHolds) {
-		if (!node.thisInstance) {
-			return null;
-		}
-		if (node.holderThread) {
-			return node.holderThread;
-		}
-		var local = localHolds.get(node.fencingToken);
-		return local ? local.holderThread : null;
-	}
-
 	function holdTime(node, serverNow, localHolds) {
 		if (localHolds.has(node.fencingToken)) {
 			return 'held ' + formatDuration(localHolds.get(node.fencingToken).heldForMillis);
@@ -296,31 +263,6 @@
 		}
 		// granted before this page saw it: its age is its wait plus its hold so far
 		return 'held ≤ ' + formatDuration(node.ageMillis);
-	}
-
-	/**
-	 * A lock node's card; place is 0 for a holder, else its place among the waiters, 1 next;
-	 * thread is the holder thread of a node this instance holds, else null.
-	 */
-	function renderNode(node, time, place, thread) {
-		var card = document.createElement('div');
-		card.className = 'node ' + (node.holder ? 'holder' : 'waiter') + ' mode-' + node.mode.toLowerCase()
-			+ (node.thisInstance ? ' this-instance' : '');
-		card.dataset.fencingToken = node.fencingToken;
-		card.dataset.nodeName = node.nodeName;
-		card.title = node.nodeName + '\nsession ' + node.sessionId + '\nqueued at ' + node.createdAt
-			+ (node.holder && !node.thisInstance ? '\n"held ≤": granted before this page saw it wait' : '');
-		card.appendChild(textElement('span', node.holder ? 'holder' : (place === 1 ? 'next' : '#' + place + ' in line'),
-			'role'));
-		card.appendChild(textElement('div', node.mode, 'mode'));
-		card.appendChild(textElement('div', time, 'time'));
-		card.appendChild(textElement('div', 'fencing token ' + node.fencingToken, 'token'));
-		var who = node.instanceId ? node.instanceId : 'session …' + node.sessionId.slice(-6);
-		if (node.thisInstance) {
-			who = '★ ' + (thread ? 'thread ' + thread : 'this instance');
-		}
-		card.appendChild(textElement('div', who, 'who'));
-		return card;
 	}
 
 	function laneState(lockPath) {
@@ -343,25 +285,6 @@
 				promotedAt.delete(name);
 			}
 		});
-	}
-
-	function textElement(tag, text, className) {
-		var element = document.createElement(tag);
-		element.textContent = text;
-		if (className) {
-			element.className = className;
-		}
-		return element;
-	}
-
-	function formatDuration(millis) {
-		if (millis < 1000) {
-			return Math.round(millis) + ' ms';
-		}
-		if (millis < 60000) {
-			return (millis / 1000).toFixed(1) + ' s';
-		}
-		return Math.floor(millis / 60000) + ' min ' + Math.round((millis % 60000) / 1000) + ' s';
 	}
 
 	function showError(error) {
