@@ -113,7 +113,7 @@ class Boot35AutoConfigurationTests {
 	}
 
 	@Test
-	void runWhenDisabledShouldNotCreateAnyBean(TestZooKeeper zookeeper) {
+	void shouldNotCreateAnyBeanWhenDisabled(TestZooKeeper zookeeper) {
 		runner(zookeeper).withPropertyValues("zklock.enabled=false")
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(CuratorFramework.class)
@@ -155,7 +155,7 @@ class Boot35AutoConfigurationTests {
 	}
 
 	@Test
-	void runWhenHealthIndicatorDisabledShouldNotCreateIndicator(TestZooKeeper zookeeper) {
+	void shouldNotCreateTheIndicatorWhenTheHealthIndicatorIsDisabled(TestZooKeeper zookeeper) {
 		runner(zookeeper).withConfiguration(AutoConfigurations.of(ZkLockBoot3HealthContributorAutoConfiguration.class))
 			.withPropertyValues("management.health.zklock.enabled=false")
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean("zklockHealthIndicator"));

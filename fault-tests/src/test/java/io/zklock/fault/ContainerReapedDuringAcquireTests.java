@@ -57,7 +57,7 @@ class ContainerReapedDuringAcquireTests {
 	}
 
 	@Test
-	void acquireUnderAContainerReapedMidwaySucceeds() throws Exception {
+	void shouldAcquireUnderAContainerReapedMidway() throws Exception {
 		ContainerReaperHook hook = new ContainerReaperHook();
 		CuratorFramework other = client(null);
 		CuratorFramework client = client(hook.factory());

@@ -66,13 +66,13 @@ class DebianZooKeeperTests {
 
 	@Test
 	@Order(1)
-	void serversAreTheDebianPackagesZooKeeper38() {
+	void shouldRunTheServersOfDebiansZooKeeper38Package() {
 		assertThat(this.ensemble.version()).as("server version (srvr)").startsWith("3.8.");
 	}
 
 	@Test
 	@Order(2)
-	void noFaultsAgainstDebianServers() throws Exception {
+	void shouldExcludeWithoutFaultsAgainstDebianServers() throws Exception {
 		Figures figures = new Figures("6 Debian 3.8: no faults").ensemble(this.ensemble.description());
 		try {
 			NoFaultScenario.run(this.lab, "debian/nofault", 4, 4, 800, CallShape.THREAD, figures);
@@ -84,7 +84,7 @@ class DebianZooKeeperTests {
 
 	@Test
 	@Order(3)
-	void holderKilledAgainstDebianServers() throws Exception {
+	void shouldFailOverFromAKilledHolderAgainstDebianServers() throws Exception {
 		Figures figures = new Figures("6 Debian 3.8: SIGKILL holder").ensemble(this.ensemble.description());
 		try {
 			HolderKillScenario.run(this.lab, "debian/kill", 3, 4, figures);
@@ -96,7 +96,7 @@ class DebianZooKeeperTests {
 
 	@Test
 	@Order(4)
-	void leaderPausedUnderLoadAgainstDebianServers() throws Exception {
+	void shouldStaySafeWhileTheLeaderIsPausedUnderLoadAgainstDebianServers() throws Exception {
 		Figures figures = new Figures("6 Debian 3.8: SIGSTOP leader").ensemble(this.ensemble.description());
 		String lockPath = "debian/leader-pause";
 		try {
@@ -149,7 +149,7 @@ class DebianZooKeeperTests {
 
 	@Test
 	@Order(5)
-	void nothingIsLeftBehind() throws Exception {
+	void shouldLeaveNothingBehind() throws Exception {
 		Figures figures = new Figures("6 Debian 3.8: hygiene").ensemble(this.ensemble.description());
 		try {
 			Hygiene.closeAndAssertNoLeaks(this.lab, figures);

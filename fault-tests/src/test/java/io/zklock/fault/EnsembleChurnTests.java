@@ -66,7 +66,7 @@ class EnsembleChurnTests {
 	}
 
 	@Test
-	void locksStaySafeAndLiveThroughMemberCrashesLeaderCrashAndQuorumLoss() throws Exception {
+	void shouldKeepLocksSafeAndLiveThroughMemberCrashesLeaderCrashAndQuorumLoss() throws Exception {
 		Figures figures = new Figures("5 ensemble churn").ensemble(this.lab.ensemble().description());
 		try {
 			this.lab.startContenders(3, false);

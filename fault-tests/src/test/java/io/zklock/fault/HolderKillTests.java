@@ -39,7 +39,7 @@ class HolderKillTests {
 	}
 
 	@Test
-	void rivalAcquiresWithinTheSessionTimeoutPlusOneSecondAfterTheHolderIsKilled() throws Exception {
+	void shouldLetARivalAcquireWithinTheSessionTimeoutPlusOneSecondAfterTheHolderIsKilled() throws Exception {
 		Figures figures = new Figures("2 SIGKILL holder").ensemble(this.lab.ensemble().description());
 		try {
 			HolderKillScenario.run(this.lab, "kill/counter", 3, 8, figures);

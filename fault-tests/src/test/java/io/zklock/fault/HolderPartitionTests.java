@@ -56,7 +56,7 @@ class HolderPartitionTests {
 
 	@Test
 	@Order(1)
-	void partitionedHolderWritesLateAndTheFencedRegisterRejectsIt() throws Exception {
+	void shouldRejectTheLateWriteOfAPartitionedHolderInTheFencedRegister() throws Exception {
 		Figures figures = new Figures("4 partitioned holder, fenced").ensemble(this.lab.ensemble().description());
 		try {
 			StaleHolderScenario.Outcome outcome = StaleHolderScenario.run(this.lab, "partition/fenced", HolderFault.partition(),
@@ -70,7 +70,7 @@ class HolderPartitionTests {
 
 	@Test
 	@Order(2)
-	void unfencedRegisterAcceptsThePartitionedHoldersStaleWrite() throws Exception {
+	void shouldAcceptThePartitionedHoldersStaleWriteInAnUnfencedRegister() throws Exception {
 		Figures figures = new Figures("4 partitioned holder, UNFENCED control").ensemble(this.lab.ensemble().description());
 		try {
 			StaleHolderScenario.Outcome outcome = StaleHolderScenario.run(this.lab, "partition/unfenced",
@@ -88,7 +88,7 @@ class HolderPartitionTests {
 
 	@Test
 	@Order(3)
-	void partitionedAsyncHolderWritesLateAndTheFencedRegisterRejectsIt() throws Exception {
+	void shouldRejectTheLateWriteOfAPartitionedAsyncHolderInTheFencedRegister() throws Exception {
 		Figures figures = new Figures("4 partitioned holder, fenced, async").ensemble(this.lab.ensemble().description());
 		try {
 			StaleHolderScenario.Outcome outcome = StaleHolderScenario.run(this.lab, "partition/fenced-async",
@@ -103,7 +103,7 @@ class HolderPartitionTests {
 
 	@Test
 	@Order(4)
-	void partitionedAsyncRelayHolderWritesLateAndTheFencedRegisterRejectsIt() throws Exception {
+	void shouldRejectTheLateWriteOfAPartitionedAsyncRelayHolderInTheFencedRegister() throws Exception {
 		Figures figures = new Figures("4 partitioned holder, fenced, async-relay").ensemble(this.lab.ensemble().description());
 		try {
 			StaleHolderScenario.Outcome outcome = StaleHolderScenario.run(this.lab, "partition/fenced-async-relay",
@@ -118,7 +118,7 @@ class HolderPartitionTests {
 
 	@Test
 	@Order(5)
-	void nothingIsLeftBehind() throws Exception {
+	void shouldLeaveNothingBehind() throws Exception {
 		Figures figures = new Figures("4 partitioned holder, hygiene").ensemble(this.lab.ensemble().description());
 		try {
 			Hygiene.closeAndAssertNoLeaks(this.lab, figures);

@@ -52,7 +52,7 @@ class HolderPauseTests {
 
 	@Test
 	@Order(1)
-	void pausedHolderWritesLateAndTheFencedRegisterRejectsIt() throws Exception {
+	void shouldRejectTheLateWriteOfAPausedHolderInTheFencedRegister() throws Exception {
 		Figures figures = new Figures("3 SIGSTOP holder, fenced").ensemble(this.lab.ensemble().description());
 		try {
 			StaleHolderScenario.Outcome outcome = StaleHolderScenario.run(this.lab, "pause/fenced", HolderFault.pause(),
@@ -66,7 +66,7 @@ class HolderPauseTests {
 
 	@Test
 	@Order(2)
-	void unfencedRegisterAcceptsThePausedHoldersStaleWrite() throws Exception {
+	void shouldAcceptThePausedHoldersStaleWriteInAnUnfencedRegister() throws Exception {
 		Figures figures = new Figures("3 SIGSTOP holder, UNFENCED control").ensemble(this.lab.ensemble().description());
 		try {
 			StaleHolderScenario.Outcome outcome = StaleHolderScenario.run(this.lab, "pause/unfenced",
@@ -84,7 +84,7 @@ class HolderPauseTests {
 
 	@Test
 	@Order(3)
-	void pausedAsyncHolderWritesLateAndTheFencedRegisterRejectsIt() throws Exception {
+	void shouldRejectTheLateWriteOfAPausedAsyncHolderInTheFencedRegister() throws Exception {
 		Figures figures = new Figures("3 SIGSTOP holder, fenced, async").ensemble(this.lab.ensemble().description());
 		try {
 			StaleHolderScenario.Outcome outcome = StaleHolderScenario.run(this.lab, "pause/fenced-async",
@@ -99,7 +99,7 @@ class HolderPauseTests {
 
 	@Test
 	@Order(4)
-	void pausedAsyncRelayHolderWritesLateAndTheFencedRegisterRejectsIt() throws Exception {
+	void shouldRejectTheLateWriteOfAPausedAsyncRelayHolderInTheFencedRegister() throws Exception {
 		Figures figures = new Figures("3 SIGSTOP holder, fenced, async-relay").ensemble(this.lab.ensemble().description());
 		try {
 			StaleHolderScenario.Outcome outcome = StaleHolderScenario.run(this.lab, "pause/fenced-async-relay",
@@ -114,7 +114,7 @@ class HolderPauseTests {
 
 	@Test
 	@Order(5)
-	void nothingIsLeftBehind() throws Exception {
+	void shouldLeaveNothingBehind() throws Exception {
 		Figures figures = new Figures("3 SIGSTOP holder, hygiene").ensemble(this.lab.ensemble().description());
 		try {
 			Hygiene.closeAndAssertNoLeaks(this.lab, figures);

@@ -74,7 +74,7 @@ class LockLostWhileGrantedTests {
 	}
 
 	@Test
-	void lockWhoseSessionIsLostBeforeTheAcquireReturnsIsNotReportedHeld() throws Exception {
+	void shouldNotReportHeldALockWhoseSessionIsLostBeforeTheAcquireReturns() throws Exception {
 		GrantWindowHooks hooks = new GrantWindowHooks();
 		CuratorFramework holderClient = client(null);
 		CuratorFramework waiterClient = client(hooks.factory());

@@ -47,25 +47,25 @@ class NoFaultExclusionTests {
 
 	@Test
 	@Order(1)
-	void fourProcessesOfFourThreadsNeverHoldTheLockTogether() throws Exception {
+	void shouldNeverLetFourProcessesOfFourThreadsHoldTheLockTogether() throws Exception {
 		run("1 no faults", "nofault/counter", CallShape.THREAD);
 	}
 
 	@Test
 	@Order(2)
-	void asyncCallsReleasedOnPoolThreadsNeverHoldTheLockTogether() throws Exception {
+	void shouldNeverLetAsyncCallsReleasedOnPoolThreadsHoldTheLockTogether() throws Exception {
 		run("1 no faults, async", "nofault/async", CallShape.ASYNC);
 	}
 
 	@Test
 	@Order(3)
-	void asyncCallsReleasedOnAThirdThreadNeverHoldTheLockTogether() throws Exception {
+	void shouldNeverLetAsyncCallsReleasedOnAThirdThreadHoldTheLockTogether() throws Exception {
 		run("1 no faults, async-relay", "nofault/async-relay", CallShape.ASYNC_RELAY);
 	}
 
 	@Test
 	@Order(4)
-	void nothingIsLeftBehind() throws Exception {
+	void shouldLeaveNothingBehind() throws Exception {
 		Figures figures = new Figures("1 no faults, hygiene").ensemble(this.lab.ensemble().description());
 		try {
 			Hygiene.closeAndAssertNoLeaks(this.lab, figures);

@@ -60,7 +60,7 @@ class RandomizedFaultSoakTests {
 	private static final int CONTENDERS = 5;
 
 	@Test
-	void randomFaultsNeverBreakFencingAndEveryoneRecovers() throws Exception {
+	void shouldNeverBreakFencingUnderRandomFaultsAndLetEveryoneRecover() throws Exception {
 		Duration duration = parseDuration(System.getProperty("zklock.soak.duration", "3m"));
 		String seedProperty = System.getProperty("zklock.soak.seed", "");
 		long seed = seedProperty.isBlank() ? System.nanoTime() : Long.parseLong(seedProperty.trim());

@@ -56,7 +56,7 @@ class GettingStartedProdProfileTests {
 	}
 
 	@Test
-	void connectsToTheEnsembleOfApplicationProdYml() throws Exception {
+	void shouldConnectToTheEnsembleOfApplicationProdYml() throws Exception {
 		assertThat(this.context.getBeansOfType(EmbeddedZooKeeperServer.class)).isEmpty();
 		assertThat(this.client.getZookeeperClient().getCurrentConnectionString())
 			.isEqualTo(ensemble.getConnectString());

@@ -68,13 +68,13 @@ class GettingStartedTests {
 	}
 
 	@Test
-	void connectsToTheInProcessServerOfApplicationYml() {
+	void shouldConnectToTheInProcessServerOfApplicationYml() {
 		assertThat(this.client.getZookeeperClient().getCurrentConnectionString())
 			.isEqualTo(this.server.getConnectString());
 	}
 
 	@Test
-	void shipsConcurrentCallsOneAtATimeWithIncreasingFencingTokens() throws Exception {
+	void shouldShipConcurrentCallsOneAtATimeWithIncreasingFencingTokens() throws Exception {
 		List<Future<?>> calls = new ArrayList<>();
 		for (int i = 0; i < 20; i++) {
 			calls.add(this.threads.submit(() -> this.orders.ship("42")));
@@ -86,7 +86,7 @@ class GettingStartedTests {
 	}
 
 	@Test
-	void shipWaitsWhileAnotherHolderHasTheOrdersLock() throws Exception {
+	void shouldMakeShipWaitWhileAnotherHolderHasTheOrdersLock() throws Exception {
 		CountDownLatch release = new CountDownLatch(1);
 		CompletableFuture<Void> holding = new CompletableFuture<>();
 		Future<?> holder = this.threads.submit(() -> {
@@ -109,7 +109,7 @@ class GettingStartedTests {
 	}
 
 	@Test
-	void reportJobSkipsWhileAnotherInstanceRebuilds() throws Exception {
+	void shouldSkipTheReportJobWhileAnotherInstanceRebuilds() throws Exception {
 		assertThat(this.reports.rebuildIfIdle()).isTrue();
 		CountDownLatch release = new CountDownLatch(1);
 		CompletableFuture<Void> holding = new CompletableFuture<>();

@@ -30,13 +30,13 @@ class OrderServiceLockTests {
 	private TestZooKeeper zookeeper;
 
 	@Test
-	void shipsUnderTheLockOfTheOrder() {
+	void shouldShipUnderTheLockOfTheOrder() {
 		List<LockRecorder.Acquisition> taken = this.locks.record(() -> this.orders.ship("42"));
 		assertThat(taken).extracting(LockRecorder.Acquisition::lockPath).containsExactly("orders/42");
 	}
 
 	@Test
-	void waitsForAnotherInstanceThatShipsTheSameOrder() {
+	void shouldWaitForAnotherInstanceThatShipsTheSameOrder() {
 		try (BusyLock otherInstance = this.zookeeper.holdElsewhere("orders/7")) {
 			// ship waits 5 s for the lock, then gives up without running
 			assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> this.orders.ship("7"));

@@ -124,7 +124,7 @@ class VirtualThreadLockTests {
 
 	@Test
 	@Timeout(value = 6, unit = TimeUnit.MINUTES)
-	void tenThousandVirtualThreadsTakeAndReleaseHotLocksWithoutPinning() throws Exception {
+	void shouldLetTenThousandVirtualThreadsTakeAndReleaseHotLocksWithoutPinning() throws Exception {
 		warmUp();
 		AtomicIntegerArray inside = new AtomicIntegerArray(PATHS);
 		AtomicIntegerArray mostInside = new AtomicIntegerArray(PATHS);

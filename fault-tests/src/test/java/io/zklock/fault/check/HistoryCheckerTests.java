@@ -22,7 +22,7 @@ class HistoryCheckerTests {
 	private final List<Event> history = new ArrayList<>();
 
 	@Test
-	void sequentialHoldsWithIncreasingTokensAreSafe() {
+	void shouldAcceptSequentialHoldsWithIncreasingTokens() {
 		hold("c1", 10, 11, 12, 20);
 		hold("c2", 13, 21, 22, 30);
 		reentrant("c2", 23, 22);
@@ -34,14 +34,14 @@ class HistoryCheckerTests {
 	}
 
 	@Test
-	void twoHoldsAtOnceAreAnOverlap() {
+	void shouldReportTwoHoldsAtOnceAsAnOverlap() {
 		hold("c1", 10, 11, 12, 20);
 		hold("c2", 13, 15, 16, 30);
 		assertThat(HistoryChecker.check(this.history, PATH).overlaps()).isEqualTo(1);
 	}
 
 	@Test
-	void aTokenGrantedTwiceIsAViolation() {
+	void shouldReportATokenGrantedTwice() {
 		hold("c1", 10, 11, 12, 20);
 		hold("c2", 10, 21, 12, 30);
 		assertThat(HistoryChecker.check(this.history, PATH).violations()).singleElement()
@@ -50,7 +50,7 @@ class HistoryCheckerTests {
 	}
 
 	@Test
-	void aSmallerTokenAfterALargerGrantReturnedIsAViolation() {
+	void shouldReportASmallerTokenAfterALargerGrantReturned() {
 		hold("c1", 10, 11, 50, 20);
 		hold("c2", 21, 22, 40, 30);
 		assertThat(HistoryChecker.check(this.history, PATH).violations()).singleElement()
@@ -59,7 +59,7 @@ class HistoryCheckerTests {
 	}
 
 	@Test
-	void concurrentAcquiresMayReturnInEitherOrder() {
+	void shouldLetConcurrentAcquiresReturnInEitherOrder() {
 		// c2 began before c1's grant returned: its smaller token is no violation
 		add(5, "c2", "w0", "invoke", "acquire", 0, "-");
 		hold("c1", 6, 7, 50, 8);
@@ -69,7 +69,7 @@ class HistoryCheckerTests {
 	}
 
 	@Test
-	void aReentrantAcquireWithAnotherTokenIsAViolation() {
+	void shouldReportAReentrantAcquireWithAnotherToken() {
 		hold("c1", 10, 11, 12, 20);
 		reentrant("c1", 13, 99);
 		assertThat(HistoryChecker.check(this.history, PATH).violations()).singleElement()
@@ -78,7 +78,7 @@ class HistoryCheckerTests {
 	}
 
 	@Test
-	void aHoldEndsWhenReportedLostOrDeadAndEarlierWhenInDoubt() {
+	void shouldEndAHoldWhenReportedLostOrDeadAndEarlierWhenInDoubt() {
 		add(10, "c1", "w0", "invoke", "acquire", 0, "-");
 		add(11, "c1", "w0", "ok", "acquire", 12, "-");
 		add(13, "c1", "w0", "lost", "lock", 12, "IN_DOUBT");
@@ -94,7 +94,7 @@ class HistoryCheckerTests {
 	}
 
 	@Test
-	void staleWritesAcceptedAndLostUpdatesAreViolations() {
+	void shouldReportStaleWritesAcceptedAndLostUpdates() {
 		hold("c1", 10, 11, 12, 20);
 		CheckResult result = HistoryChecker.check(this.history, PATH);
 		assertThat(SafetyVerdict.problems(result, new KeyStats(PATH, 5, 12, 6, 5, 0, 0), true)).isEmpty();

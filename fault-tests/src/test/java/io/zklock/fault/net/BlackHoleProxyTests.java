@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class BlackHoleProxyTests {
 
 	@Test
-	void forwardsDropsWhileBlackHoledAndClosesBrokenConnectionsOnHeal() throws Exception {
+	void shouldForwardDropWhileBlackHoledAndCloseBrokenConnectionsOnHeal() throws Exception {
 		try (ServerSocket echo = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
 			Thread echoServer = new Thread(() -> serveEcho(echo));
 			echoServer.setDaemon(true);

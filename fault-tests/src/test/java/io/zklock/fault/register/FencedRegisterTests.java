@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FencedRegisterTests {
 
 	@Test
-	void rejectsAWriteWithATokenBelowTheLargestSeenAndAcceptsItUnfenced() {
+	void shouldRejectAWriteWithATokenBelowTheLargestSeenAndAcceptItUnfenced() {
 		History history = new History();
 		try (FencedRegister register = new FencedRegister(history);
 				RegisterClient client = new RegisterClient(register.port())) {
@@ -36,7 +36,7 @@ class FencedRegisterTests {
 	}
 
 	@Test
-	void aReadWithANewerTokenFencesOffTheOlderHoldersWrite() {
+	void shouldFenceOffTheOlderHoldersWriteAfterAReadWithANewerToken() {
 		try (FencedRegister register = new FencedRegister(new History());
 				RegisterClient older = new RegisterClient(register.port());
 				RegisterClient newer = new RegisterClient(register.port())) {

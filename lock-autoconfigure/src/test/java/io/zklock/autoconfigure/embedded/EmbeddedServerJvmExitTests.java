@@ -29,7 +29,7 @@ class EmbeddedServerJvmExitTests {
 
 	@Test
 	@Timeout(120)
-	void commandLineApplicationExitsOnItsOwnAndLogsQuietly(@TempDir Path directory) throws Exception {
+	void shouldLetACommandLineApplicationExitOnItsOwnAndLogQuietly(@TempDir Path directory) throws Exception {
 		Path output = directory.resolve("command-line-app.log");
 		Process process = new ProcessBuilder(command()).redirectErrorStream(true)
 			.redirectOutput(output.toFile())

@@ -68,7 +68,7 @@ class DemoSummaryTests {
 	}
 
 	@Test
-	void percentilesShouldUseNearestRank() {
+	void shouldUseTheNearestRankForPercentiles() {
 		Percentiles percentiles = Percentiles.of(new long[] { 5, 1, 4, 2, 3, 6, 7, 8, 9, 10 });
 		assertThat(percentiles.count()).isEqualTo(10);
 		assertThat(percentiles.get(50)).isEqualTo(5);

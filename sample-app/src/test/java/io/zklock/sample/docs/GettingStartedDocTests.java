@@ -44,7 +44,7 @@ class GettingStartedDocTests {
 	private final Path root = repositoryRoot();
 
 	@Test
-	void everyMarkedCodeBlockIsExactlyItsFile() throws IOException {
+	void shouldShowEveryMarkedCodeBlockExactlyAsItsFile() throws IOException {
 		Map<String, String> blocks = markedBlocks();
 		assertThat(blocks).as("marked code blocks in " + GUIDE).isNotEmpty();
 		blocks.forEach((file, block) -> {
@@ -56,7 +56,7 @@ class GettingStartedDocTests {
 	}
 
 	@Test
-	void theGuideShowsEveryFileOfTheExample() throws IOException {
+	void shouldShowEveryFileOfTheExampleInTheGuide() throws IOException {
 		List<String> files = new ArrayList<>();
 		for (String folder : EXAMPLE_FOLDERS) {
 			try (Stream<Path> paths = Files.list(this.root.resolve(folder))) {
@@ -70,7 +70,7 @@ class GettingStartedDocTests {
 	}
 
 	@Test
-	void thePomFragmentNamesThisBuildsModulesAndVersion() throws Exception {
+	void shouldNameThisBuildsModulesAndVersionInThePomFragment() throws Exception {
 		String fragment = read(this.root.resolve("sample-app/src/test/resources/com/example/orders/pom-dependencies.xml"));
 		Element project = parse("<project>" + fragment + "</project>");
 		String version = parse(read(this.root.resolve("lock-dependencies/pom.xml"))).getElementsByTagName("version")

@@ -74,7 +74,7 @@ class InventoryServiceTests {
 
 	@Test
 	@Timeout(120)
-	void concurrentReservationsShouldNeitherLoseUpdatesNorOversell() throws Exception {
+	void shouldNeitherLoseUpdatesNorOversellUnderConcurrentReservations() throws Exception {
 		List<String> skus = List.of("race-1", "race-2");
 		int initialStock = 120;
 		skus.forEach((sku) -> this.inventory.setStock(sku, initialStock));
@@ -96,7 +96,7 @@ class InventoryServiceTests {
 
 	@Test
 	@Timeout(30)
-	void storeShouldRefuseWriteOfHolderWhoseLockWasSuperseded() {
+	void shouldMakeTheStoreRefuseTheWriteOfAHolderWhoseLockWasSuperseded() {
 		long staleToken;
 		try (LockHandle paused = this.locks.acquire("inventory/fenced", LockMode.EXCLUSIVE)) {
 			staleToken = paused.fencingToken();
@@ -112,7 +112,7 @@ class InventoryServiceTests {
 
 	@Test
 	@Timeout(30)
-	void httpApiShouldReserveUnderLockAndRefuseToOversell() throws Exception {
+	void shouldReserveOverHttpUnderTheLockAndRefuseToOversell() throws Exception {
 		InventoryClient client = new InventoryClient(HttpClient.newHttpClient(),
 				URI.create("http://127.0.0.1:" + this.port), "test");
 		assertThat(client.stock("http-1")).isEmpty();

@@ -25,7 +25,7 @@ class NoFixedToolPathsTests {
 	private static final Pattern FIXED_PATH = Pattern.compile("\"/usr/(bin|share|lib)/[^\"]*\"");
 
 	@Test
-	void noTestSourceHardCodesASystemToolPath() throws IOException {
+	void shouldFindNoSystemToolPathHardCodedInTestSources() throws IOException {
 		Path root = repositoryRoot();
 		List<String> found = new ArrayList<>();
 		try (Stream<Path> modules = Files.list(root)) {
