@@ -1,7 +1,9 @@
 package io.zklock.lock;
 
 import java.util.List;
+import java.util.function.Consumer;
 
+import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.WatchedEvent;
@@ -72,8 +74,7 @@ final class AcquireRound {
 		this.awaitingPipelinedListing = this.queue.isConnected();
 		this.attempt.send(() -> this.calls.create((client, event) -> this.attempt.locked(() -> onCreated(event))));
 		if (this.awaitingPipelinedListing) {
-			this.attempt.send(
-					() -> this.calls.list((client, event) -> this.attempt.locked(() -> onPipelinedListing(event))));
+			this.attempt.send(() -> this.calls.list(ifCurrent(this::onPipelinedListing)));
 		}
 	}
 
@@ -111,10 +112,14 @@ final class AcquireRound {
 		if (!this.attempt.isCurrent(this)) {
 			this.attempt.createdTooLate(ok ? created : null);
 		}
+		else if (LockNodeCalls.isNoNode(event) && this.calls.createParentsNext()) {
+			// a new lock path: the next round creates it first, whatever the deadline
+			this.attempt.newRound();
+		}
 		else if (LockNodeCalls.isNoNode(event) || LockNodeCalls.isConnectionProblem(event)) {
-			// a container parent was reaped between Curator's creation of the parents and the
-			// create, or Curator's retries ran out while the ensemble was away (its protected
-			// mode then finds and deletes the node, if there is one): queue again, once connected
+			// a container parent was reaped between its creation and the create, or Curator's
+			// retries ran out while the ensemble was away (its protected mode then finds and
+			// deletes the node, if there is one): queue again, once connected
 			if (this.attempt.isPastDeadline()) {
 				this.attempt.end(null);
 			}
@@ -139,13 +144,10 @@ final class AcquireRound {
 	}
 
 	private void readOwnStat(String nodePath) {
-		this.attempt.send(() -> this.calls.stat(nodePath, (c, reply) -> this.attempt.locked(() -> onOwnStat(reply))));
+		this.attempt.send(() -> this.calls.stat(nodePath, ifCurrent(this::onOwnStat)));
 	}
 
 	private void onOwnStat(CuratorEvent event) {
-		if (!this.attempt.isCurrent(this)) {
-			return;
-		}
 		if (LockNodeCalls.isNoNode(event)) {
 			this.attempt.newRound();
 		}
@@ -175,9 +177,6 @@ final class AcquireRound {
 	}
 
 	private void onPipelinedListing(CuratorEvent event) {
-		if (!this.attempt.isCurrent(this)) {
-			return;
-		}
 		this.awaitingPipelinedListing = false;
 		this.pipelinedListing = LockNodeCalls.isOk(event) ? event.getChildren() : null;
 		if (this.ourStat != null) {
@@ -196,13 +195,10 @@ final class AcquireRound {
 	}
 
 	private void list() {
-		this.attempt.send(() -> this.calls.list((client, event) -> this.attempt.locked(() -> onListing(event))));
+		this.attempt.send(() -> this.calls.list(ifCurrent(this::onListing)));
 	}
 
 	private void onListing(CuratorEvent event) {
-		if (!this.attempt.isCurrent(this)) {
-			return;
-		}
 		if (LockNodeCalls.isNoNode(event)) {
 			// the parent is gone, so our node is too (it died with its session)
 			requeue();
@@ -234,15 +230,11 @@ final class AcquireRound {
 		else {
 			this.waitingAt = position;
 			String blockerPath = this.calls.lockNodePath(position.blocker());
-			this.attempt.send(() -> this.watch.watch(blockerPath,
-					(client, event) -> this.attempt.locked(() -> onWatchSet(blockerPath, event))));
+			this.attempt.send(() -> this.watch.watch(blockerPath, ifCurrent((event) -> onWatchSet(blockerPath, event))));
 		}
 	}
 
 	private void onWatchSet(String path, CuratorEvent event) {
-		if (!this.attempt.isCurrent(this)) {
-			return;
-		}
 		if (LockNodeCalls.isNoNode(event)) {
 			this.watch.fired(path);
 			blockerGone(path);
@@ -290,6 +282,15 @@ final class AcquireRound {
 	private void requeue() {
 		this.queue.deleteInBackground(this.ourPath);
 		this.attempt.newRound();
+	}
+
+	/** A reply handler that runs {@code step} under the attempt's lock, while this round is current. */
+	private BackgroundCallback ifCurrent(Consumer<CuratorEvent> step) {
+		return (client, event) -> this.attempt.locked(() -> {
+			if (this.attempt.isCurrent(this)) {
+				step.accept(event);
+			}
+		});
 	}
 
 	private String ourName() {

@@ -14,6 +14,9 @@ import org.apache.zookeeper.KeeperException;
  */
 final class LockNodeCalls {
 
+	private static final BackgroundCallback IGNORED = (client, event) -> {
+	};
+
 	private final CuratorFramework client;
 
 	private final String basePath;
@@ -22,6 +25,9 @@ final class LockNodeCalls {
 
 	private final byte[] nodeData;
 
+	/** Creates that found a parent missing; guarded by the attempt's lock. */
+	private int missingParentRounds;
+
 	LockNodeCalls(CuratorFramework client, String basePath, LockMode mode, byte[] nodeData) {
 		this.client = client;
 		this.basePath = basePath;
@@ -29,14 +35,47 @@ final class LockNodeCalls {
 		this.nodeData = nodeData;
 	}
 
-	/** Creates our lock node; the reply carries its path and (unless protected mode adopted it) its Stat. */
+	/**
+	 * Creates our lock node; the reply carries its path and (unless protected mode adopted it)
+	 * its Stat. The first create assumes the lock path exists, as it does for a lock in use. After
+	 * a create found it missing ({@link #createParentsNext()}), the lock path's CONTAINER create
+	 * goes out right before the node's (pipelined, its reply ignored: NodeExists means another
+	 * client made it); after a second miss, Curator creates every missing parent as a CONTAINER.
+	 * A new key then costs one request for its lock path instead of an {@code exists} per level
+	 * and the protected-mode listing Curator sends after making parents in the background.
+	 */
 	void create(BackgroundCallback reply) throws Exception {
-		this.client.create()
-			.creatingParentContainersIfNeeded()
-			.withProtection()
-			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-			.inBackground(reply)
-			.forPath(this.nodePrefix, this.nodeData);
+		if (this.missingParentRounds == 1) {
+			this.client.create().withMode(CreateMode.CONTAINER).inBackground(IGNORED).forPath(this.basePath);
+		}
+		if (this.missingParentRounds > 1) {
+			this.client.create()
+				.creatingParentContainersIfNeeded()
+				.withProtection()
+				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+				.inBackground(reply)
+				.forPath(this.nodePrefix, this.nodeData);
+		}
+		else {
+			this.client.create()
+				.withProtection()
+				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+				.inBackground(reply)
+				.forPath(this.nodePrefix, this.nodeData);
+		}
+	}
+
+	/**
+	 * A create found the lock path (or a parent of it) missing: whether the next create will make
+	 * more of them, that is whether an attempt should try again regardless of its deadline. Once
+	 * Curator makes every parent, a missing parent means a CONTAINER was reaped in between.
+	 */
+	boolean createParentsNext() {
+		if (this.missingParentRounds > 1) {
+			return false;
+		}
+		this.missingParentRounds++;
+		return true;
 	}
 
 	/** Lists the lock path, without a watch. */

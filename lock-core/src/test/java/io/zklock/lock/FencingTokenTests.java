@@ -3,7 +3,6 @@ package io.zklock.lock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -67,17 +66,7 @@ class FencingTokenTests {
 	@Test
 	@Timeout(60)
 	void shouldKeepIncreasingAfterTheContainerParentIsReapedAndRecreated() throws Exception {
-		// TestingZooKeeperMain reads the container settings from these system properties; a
-		// custom property of the InstanceSpec reaches only "zookeeper."-prefixed ones
-		Map<String, Object> fastReaping = Map.of("znode.container.checkIntervalMs", "100",
-				"znode.container.maxPerMinute", "100000");
-		fastReaping.forEach((key, value) -> System.setProperty(key, value.toString()));
-		try {
-			this.server = ZkTestSupport.startServer(fastReaping);
-		}
-		finally {
-			fastReaping.keySet().forEach(System::clearProperty);
-		}
+		this.server = ZkTestSupport.startFastReapingServer();
 		this.clients = new ZkTestSupport.Clients(this.server);
 		String path = "fencing/reaped";
 		ExclusiveLockByCurator first = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);

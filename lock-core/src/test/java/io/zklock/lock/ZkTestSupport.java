@@ -93,6 +93,24 @@ final class ZkTestSupport {
 		return new TestingServer(spec, true);
 	}
 
+	/**
+	 * Starts a server on a free port whose container reaper runs every 100 ms without a rate
+	 * limit, so an empty CONTAINER node is gone within a second.
+	 */
+	static TestingServer startFastReapingServer() throws Exception {
+		// TestingZooKeeperMain reads the container settings from these system properties; a
+		// custom property of the InstanceSpec reaches only "zookeeper."-prefixed ones
+		Map<String, Object> fastReaping = Map.of("znode.container.checkIntervalMs", "100",
+				"znode.container.maxPerMinute", "100000");
+		fastReaping.forEach((key, value) -> System.setProperty(key, value.toString()));
+		try {
+			return startServer(fastReaping);
+		}
+		finally {
+			fastReaping.keySet().forEach(System::clearProperty);
+		}
+	}
+
 	/** The ZooKeeper path (inside the namespace) of a lock path's lock nodes. */
 	static String basePath(String lockPath) {
 		return ZKPaths.makePath(ROOT, lockPath);
@@ -144,14 +162,26 @@ final class ZkTestSupport {
 
 	/** The number of watches the server keeps, over all sessions ({@code mntr zk_watch_count}). */
 	static int serverWatchCount(TestingServer server) {
+		return (int) serverMetric(server, "zk_watch_count");
+	}
+
+	/**
+	 * The requests the server has received from all clients ({@code mntr zk_packets_received});
+	 * each {@code mntr} asked counts as one.
+	 */
+	static long serverPacketsReceived(TestingServer server) {
+		return serverMetric(server, "zk_packets_received");
+	}
+
+	private static long serverMetric(TestingServer server, String name) {
 		String mntr = fourLetterWord(server, "mntr");
 		for (String line : mntr.split("\n")) {
 			String[] parts = line.trim().split("\\s+");
-			if (parts.length == 2 && parts[0].equals("zk_watch_count")) {
-				return Integer.parseInt(parts[1]);
+			if (parts.length == 2 && parts[0].equals(name)) {
+				return Long.parseLong(parts[1]);
 			}
 		}
-		throw new IllegalStateException("No zk_watch_count in mntr output (is 4lw whitelisted?): " + mntr);
+		throw new IllegalStateException("No " + name + " in mntr output (is 4lw whitelisted?): " + mntr);
 	}
 
 	/** The paths the server keeps watches on, one entry per session and path ({@code wchc}). */
