@@ -2,7 +2,7 @@
 # Runs zklock's benchmarks: every scenario of issues 7 and 14 against zklock, Curator and Spring
 # Integration, on a standalone ZooKeeper server process and on an in-process one.
 #
-#   benchmarks/run.sh                   full run (~12 min on 2 cores): rewrites the generated block
+#   benchmarks/run.sh                   full run (~16 min on 2 cores): rewrites the generated block
 #                                       of benchmarks/RESULTS.md and benchmarks/results/*.png
 #   benchmarks/run.sh --quick           CI: a few seconds per scenario, output under
 #                                       benchmarks/target/quick-results; exits non-zero if a scenario crashes
