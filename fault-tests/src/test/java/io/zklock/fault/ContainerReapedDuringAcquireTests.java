@@ -24,16 +24,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Lock parents are CONTAINER nodes, which the server reaps once their last child is gone. An
- * acquire on a new lock path under an emptied parent races with that reaper: Curator's
- * {@code creatingParentContainersIfNeeded} checks the parent exists, the reaper deletes it, and
- * the creation of the lock path's own container fails with {@code NoNode}. The race is real: the
- * fault suite hit it between two tests on sibling lock paths, with the members reaping
- * containers every 100 ms. Here it is made exact by deleting the empty container right after the
- * first existence check of it since the hook was armed, as the reaper would. zklock creates in
- * the background, so that check is Curator's creation of the missing parents (after the lock
- * node's create got {@code NoNode}) on Curator's background thread; the failed parent creation
- * ends the create with {@code NoNode}. An acquire with time left must queue again, which creates
- * its parents again, and succeed, not fail.
+ * acquire on a new lock path under an emptied parent races with that reaper. The race is real:
+ * the fault suite hit it between two tests on sibling lock paths, with the members reaping
+ * containers every 100 ms. Here it is made exact by deleting the empty parent at the client
+ * boundary, as the reaper would ({@link ContainerReaperHook}), at each moment of zklock's
+ * creation of a new lock path: right before the lock path's own CONTAINER create (pipelined
+ * with the lock node's create after the first create got {@code NoNode}), and inside Curator's
+ * creation of every missing parent (the second try, when a parent above the lock path was
+ * missing too), right after its {@code exists} found the parent. Each time the lock node's
+ * create ends with {@code NoNode}; an acquire with time left must create its parents again and
+ * succeed, not fail.
  */
 @Timeout(60)
 class ContainerReapedDuringAcquireTests {
@@ -57,7 +57,18 @@ class ContainerReapedDuringAcquireTests {
 	}
 
 	@Test
-	void shouldAcquireUnderAContainerReapedMidway() throws Exception {
+	void shouldAcquireWhenTheParentIsReapedBeforeTheLockPathIsCreated() throws Exception {
+		assertAcquiredUnderReapedParent(ContainerReaperHook.Moment.BEFORE_CONTAINER_CREATE_BELOW, "jobs/new");
+	}
+
+	@Test
+	void shouldAcquireWhenTheParentIsReapedWhileCuratorCreatesTheParents() throws Exception {
+		// "jobs/batch" is missing too: the lock path's own create fails, Curator makes the parents
+		assertAcquiredUnderReapedParent(ContainerReaperHook.Moment.AFTER_EXISTS, "jobs/batch/new");
+	}
+
+	private void assertAcquiredUnderReapedParent(ContainerReaperHook.Moment moment, String lockPath)
+			throws Exception {
 		ContainerReaperHook hook = new ContainerReaperHook();
 		CuratorFramework other = client(null);
 		CuratorFramework client = client(hook.factory());
@@ -68,11 +79,11 @@ class ContainerReapedDuringAcquireTests {
 		other.delete().forPath("/locks/jobs/old");
 		assertThat(other.getChildren().forPath("/locks/jobs")).isEmpty();
 
-		hook.arm("/zklock/locks/jobs", other.getZookeeperClient().getZooKeeper());
-		Optional<LockHandle> handle = locks.tryAcquire("jobs/new", LockMode.EXCLUSIVE, Duration.ofSeconds(10));
-		assertThat(hook.hasFired()).as("the container was reaped during the acquire").isTrue();
-		REPORT.info("[container-reaped] reaped after the existence check on thread " + hook.firedOn());
-		assertThat(handle).as("the acquire of 'jobs/new', with 10 s to wait").isPresent();
+		hook.arm(moment, "/zklock/locks/jobs", other.getZookeeperClient().getZooKeeper());
+		Optional<LockHandle> handle = locks.tryAcquire(lockPath, LockMode.EXCLUSIVE, Duration.ofSeconds(10));
+		assertThat(hook.hasFired()).as("the parent was reaped during the acquire (%s)", moment).isTrue();
+		REPORT.info("[container-reaped] " + moment + ": reaped on thread " + hook.firedOn());
+		assertThat(handle).as("the acquire of '%s', with 10 s to wait", lockPath).isPresent();
 		handle.get().release();
 	}
 
