@@ -1,6 +1,5 @@
 package io.zklock.fault;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -8,10 +7,8 @@ import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.admin.ZooKeeperAdmin;
-import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 
@@ -90,41 +87,28 @@ final class ContainerReaperHook {
 	}
 
 	ZookeeperFactory factory() {
-		return new ZookeeperFactory() {
+		return ZooKeeperHandles.factory((connectString, sessionTimeout, watcher, canBeReadOnly,
+				config) -> new ZooKeeperAdmin(connectString, sessionTimeout, watcher, canBeReadOnly, config) {
 
 			@Override
-			public ZooKeeper newZooKeeper(String connectString, int sessionTimeout, Watcher watcher,
-					boolean canBeReadOnly) throws Exception {
-				return newZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, new ZKClientConfig());
+			public Stat exists(String path, boolean watch) throws KeeperException, InterruptedException {
+				Stat stat = super.exists(path, watch);
+				if (stat != null && path.equals(ContainerReaperHook.this.container)) {
+					reapAt(Moment.AFTER_EXISTS);
+				}
+				return stat;
 			}
 
 			@Override
-			public ZooKeeper newZooKeeper(String connectString, int sessionTimeout, Watcher watcher,
-					boolean canBeReadOnly, ZKClientConfig config) throws IOException {
-				return new ZooKeeperAdmin(connectString, sessionTimeout, watcher, canBeReadOnly, config) {
-
-					@Override
-					public Stat exists(String path, boolean watch) throws KeeperException, InterruptedException {
-						Stat stat = super.exists(path, watch);
-						if (stat != null && path.equals(ContainerReaperHook.this.container)) {
-							reapAt(Moment.AFTER_EXISTS);
-						}
-						return stat;
-					}
-
-					@Override
-					public void create(String path, byte[] data, List<ACL> acl, CreateMode mode,
-							AsyncCallback.Create2Callback cb, Object ctx, long ttl) {
-						if (mode == CreateMode.CONTAINER && path.startsWith(ContainerReaperHook.this.container + "/")) {
-							reapAt(Moment.BEFORE_CONTAINER_CREATE_BELOW);
-						}
-						super.create(path, data, acl, mode, cb, ctx, ttl);
-					}
-
-				};
+			public void create(String path, byte[] data, List<ACL> acl, CreateMode mode,
+					AsyncCallback.Create2Callback cb, Object ctx, long ttl) {
+				if (mode == CreateMode.CONTAINER && path.startsWith(ContainerReaperHook.this.container + "/")) {
+					reapAt(Moment.BEFORE_CONTAINER_CREATE_BELOW);
+				}
+				super.create(path, data, acl, mode, cb, ctx, ttl);
 			}
 
-		};
+		});
 	}
 
 }

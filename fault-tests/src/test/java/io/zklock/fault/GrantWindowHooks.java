@@ -1,6 +1,5 @@
 package io.zklock.fault;
 
-import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -9,7 +8,6 @@ import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.admin.ZooKeeperAdmin;
-import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
  * Holds the acquiring thread of a lock acquire at the client boundary (a
@@ -46,48 +44,35 @@ final class GrantWindowHooks {
 	volatile boolean holdSessionRead;
 
 	ZookeeperFactory factory() {
-		return new ZookeeperFactory() {
+		return ZooKeeperHandles.factory((connectString, sessionTimeout, watcher, canBeReadOnly,
+				config) -> new ZooKeeperAdmin(connectString, sessionTimeout, watcher, canBeReadOnly, config) {
 
 			@Override
-			public ZooKeeper newZooKeeper(String connectString, int sessionTimeout, Watcher watcher,
-					boolean canBeReadOnly) throws Exception {
-				return newZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, new ZKClientConfig());
+			public long getSessionId() {
+				GrantWindowHooks hooks = GrantWindowHooks.this;
+				if (hooks.holdSessionRead && Thread.currentThread() == hooks.target) {
+					hooks.holdSessionRead = false;
+					hooks.sessionReadEntered.countDown();
+					try {
+						hooks.sessionReadReleased.await(60, TimeUnit.SECONDS);
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				}
+				return super.getSessionId();
 			}
 
 			@Override
-			public ZooKeeper newZooKeeper(String connectString, int sessionTimeout, Watcher watcher,
-					boolean canBeReadOnly, ZKClientConfig config) throws IOException {
-				return new ZooKeeperAdmin(connectString, sessionTimeout, watcher, canBeReadOnly, config) {
-
-					@Override
-					public long getSessionId() {
-						GrantWindowHooks hooks = GrantWindowHooks.this;
-						if (hooks.holdSessionRead && Thread.currentThread() == hooks.target) {
-							hooks.holdSessionRead = false;
-							hooks.sessionReadEntered.countDown();
-							try {
-								hooks.sessionReadReleased.await(60, TimeUnit.SECONDS);
-							}
-							catch (InterruptedException ex) {
-								Thread.currentThread().interrupt();
-							}
-						}
-						return super.getSessionId();
-					}
-
-					@Override
-					public void getData(String path, Watcher dataWatcher, AsyncCallback.DataCallback callback,
-							Object context) {
-						super.getData(path, dataWatcher, callback, context);
-						if (dataWatcher != null) {
-							GrantWindowHooks.this.watchSet.countDown();
-						}
-					}
-
-				};
+			public void getData(String path, Watcher dataWatcher, AsyncCallback.DataCallback callback,
+					Object context) {
+				super.getData(path, dataWatcher, callback, context);
+				if (dataWatcher != null) {
+					GrantWindowHooks.this.watchSet.countDown();
+				}
 			}
 
-		};
+		});
 	}
 
 }

@@ -18,8 +18,8 @@ import org.apache.zookeeper.data.Stat;
  * A ZooKeeper handle (a {@link ZooKeeperAdmin}, as Curator's default factory makes) that
  * counts, for paths under one prefix, the lock-node creates, the {@code getChildren} calls
  * (each one is a waiter checking the queue), the {@code getData} watches set, and the watch
- * events delivered to those watches, whether the calls are synchronous or asynchronous. Plugged into a Curator client with
- * {@link #factory(Counters)}.
+ * events delivered to those watches, whether the calls are synchronous or asynchronous.
+ * Plugged into a Curator client with {@link #factory(Counters)}.
  *
  * <p>
  * Only for tests that never remove a watch by watcher object: the watcher registered with
@@ -31,27 +31,15 @@ final class CountingZooKeeper extends ZooKeeperAdmin {
 
 	private CountingZooKeeper(String connectString, int sessionTimeout, Watcher watcher, boolean canBeReadOnly,
 			ZKClientConfig config, Counters counters) throws IOException {
-		super(connectString, sessionTimeout, watcher, canBeReadOnly, (config != null) ? config : new ZKClientConfig());
+		super(connectString, sessionTimeout, watcher, canBeReadOnly, config);
 		this.counters = counters;
 	}
 
 	/** A Curator {@link ZookeeperFactory} whose handles count into {@code counters}. */
 	static ZookeeperFactory factory(Counters counters) {
-		return new ZookeeperFactory() {
-
-			@Override
-			public org.apache.zookeeper.ZooKeeper newZooKeeper(String connectString, int sessionTimeout,
-					Watcher watcher, boolean canBeReadOnly) throws Exception {
-				return new CountingZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, null, counters);
-			}
-
-			@Override
-			public org.apache.zookeeper.ZooKeeper newZooKeeper(String connectString, int sessionTimeout,
-					Watcher watcher, boolean canBeReadOnly, ZKClientConfig config) throws Exception {
-				return new CountingZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, config, counters);
-			}
-
-		};
+		return ZooKeeperHandles.factory((connectString, sessionTimeout, watcher, canBeReadOnly,
+				config) -> new CountingZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, config,
+						counters));
 	}
 
 	@Override

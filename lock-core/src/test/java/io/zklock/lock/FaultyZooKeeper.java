@@ -77,21 +77,8 @@ final class FaultyZooKeeper {
 	}
 
 	static ZookeeperFactory factory(Faults faults) {
-		return new ZookeeperFactory() {
-
-			@Override
-			public ZooKeeper newZooKeeper(String connectString, int sessionTimeout, Watcher watcher,
-					boolean canBeReadOnly) throws Exception {
-				return newZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, new ZKClientConfig());
-			}
-
-			@Override
-			public ZooKeeper newZooKeeper(String connectString, int sessionTimeout, Watcher watcher,
-					boolean canBeReadOnly, ZKClientConfig config) throws IOException {
-				return new Handle(connectString, sessionTimeout, watcher, canBeReadOnly, config, faults);
-			}
-
-		};
+		return ZooKeeperHandles.factory((connectString, sessionTimeout, watcher, canBeReadOnly,
+				config) -> new Handle(connectString, sessionTimeout, watcher, canBeReadOnly, config, faults));
 	}
 
 	private static final class Handle extends ZooKeeperAdmin {

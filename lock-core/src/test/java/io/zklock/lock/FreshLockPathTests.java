@@ -120,7 +120,7 @@ class FreshLockPathTests extends ZkServerTest {
 					start.await();
 					try (LockHandle lock = locks.acquire(path, LockMode.EXCLUSIVE)) {
 						mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
-						Thread.sleep(2);
+						Thread.sleep(2); // simulated work inside the lock
 						inside.decrementAndGet();
 					}
 					return null;

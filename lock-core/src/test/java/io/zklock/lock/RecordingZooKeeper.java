@@ -58,21 +58,8 @@ final class RecordingZooKeeper {
 	}
 
 	static ZookeeperFactory factory(Record record) {
-		return new ZookeeperFactory() {
-
-			@Override
-			public ZooKeeper newZooKeeper(String connectString, int sessionTimeout, Watcher watcher,
-					boolean canBeReadOnly) throws Exception {
-				return newZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, new ZKClientConfig());
-			}
-
-			@Override
-			public ZooKeeper newZooKeeper(String connectString, int sessionTimeout, Watcher watcher,
-					boolean canBeReadOnly, ZKClientConfig config) throws IOException {
-				return new Handle(connectString, sessionTimeout, watcher, canBeReadOnly, config, record);
-			}
-
-		};
+		return ZooKeeperHandles.factory((connectString, sessionTimeout, watcher, canBeReadOnly,
+				config) -> new Handle(connectString, sessionTimeout, watcher, canBeReadOnly, config, record));
 	}
 
 	private static final class Handle extends ZooKeeperAdmin {

@@ -1,6 +1,5 @@
 package io.zklock.lock;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,7 +18,6 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.admin.ZooKeeperAdmin;
-import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -133,43 +131,30 @@ class StaleListingTests {
 	 */
 	private static ZookeeperFactory staleFactory(AtomicReference<List<String>> stale,
 			AtomicLong oldSession) {
-		return new ZookeeperFactory() {
+		return ZooKeeperHandles.factory((connectString, sessionTimeout, watcher, canBeReadOnly,
+				config) -> new ZooKeeperAdmin(connectString, sessionTimeout, watcher, canBeReadOnly, config) {
 
 			@Override
-			public ZooKeeper newZooKeeper(String connectString, int sessionTimeout, Watcher watcher,
-					boolean canBeReadOnly) throws Exception {
-				return newZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, new ZKClientConfig());
+			public List<String> getChildren(String path, Watcher childWatcher, Stat stat)
+					throws KeeperException, InterruptedException {
+				List<String> answer = staleAnswer(path);
+				return (answer != null) ? answer : super.getChildren(path, childWatcher, stat);
 			}
 
 			@Override
-			public ZooKeeper newZooKeeper(String connectString, int sessionTimeout, Watcher watcher,
-					boolean canBeReadOnly, ZKClientConfig config) throws IOException {
-				return new ZooKeeperAdmin(connectString, sessionTimeout, watcher, canBeReadOnly, config) {
-
-					@Override
-					public List<String> getChildren(String path, Watcher childWatcher, Stat stat)
-							throws KeeperException, InterruptedException {
-						List<String> answer = staleAnswer(path);
-						return (answer != null) ? answer : super.getChildren(path, childWatcher, stat);
-					}
-
-					@Override
-					public void getChildren(String path, Watcher childWatcher, AsyncCallback.Children2Callback cb,
-							Object ctx) {
-						List<String> answer = staleAnswer(path);
-						super.getChildren(path, childWatcher, (rc, replyPath, context, children, stat) -> cb
-							.processResult(rc, replyPath, context, (answer != null) ? answer : children, stat), ctx);
-					}
-
-					private List<String> staleAnswer(String path) {
-						boolean newSession = oldSession.get() != 0 && getSessionId() != oldSession.get();
-						return ("/zklock/locks/jobs".equals(path) && newSession) ? stale.getAndSet(null) : null;
-					}
-
-				};
+			public void getChildren(String path, Watcher childWatcher, AsyncCallback.Children2Callback cb,
+					Object ctx) {
+				List<String> answer = staleAnswer(path);
+				super.getChildren(path, childWatcher, (rc, replyPath, context, children, stat) -> cb
+					.processResult(rc, replyPath, context, (answer != null) ? answer : children, stat), ctx);
 			}
 
-		};
+			private List<String> staleAnswer(String path) {
+				boolean newSession = oldSession.get() != 0 && getSessionId() != oldSession.get();
+				return ("/zklock/locks/jobs".equals(path) && newSession) ? stale.getAndSet(null) : null;
+			}
+
+		});
 	}
 
 }
