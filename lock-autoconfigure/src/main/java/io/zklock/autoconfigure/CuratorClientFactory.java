@@ -23,7 +23,7 @@ import org.springframework.boot.logging.LoggingSystem;
  */
 final class CuratorClientFactory {
 
-	private final ZkLockProperties.Zookeeper properties;
+	private final ZooKeeperProperties properties;
 
 	private final String rootPath;
 
@@ -71,7 +71,7 @@ final class CuratorClientFactory {
 
 	private CuratorFramework build(String connectString, List<CuratorFrameworkCustomizer> customizers,
 			ExecutorService safeNotifyExecutor) {
-		ZkLockProperties.Retry retry = this.properties.getRetry();
+		ZooKeeperRetryProperties retry = this.properties.getRetry();
 		String namespace = this.properties.getNamespace();
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
@@ -85,11 +85,11 @@ final class CuratorClientFactory {
 					this.checks.millis("zklock.zookeeper.retry.max-sleep", retry.getMaxSleep(), "5s"),
 					this.checks.count("zklock.zookeeper.retry.max-retries", retry.getMaxRetries())))
 			.runSafeService(safeNotifyExecutor)
-			.connectionStateErrorPolicy(
-					(this.properties.getConnectionStateErrorPolicy() == ZkLockProperties.ConnectionStateErrorPolicy.SESSION)
-							? new SessionConnectionStateErrorPolicy() : new StandardConnectionStateErrorPolicy())
+			.connectionStateErrorPolicy((this.properties
+				.getConnectionStateErrorPolicy() == ZooKeeperProperties.ConnectionStateErrorPolicy.SESSION)
+						? new SessionConnectionStateErrorPolicy() : new StandardConnectionStateErrorPolicy())
 			.zkClientConfig(ZooKeeperTlsConfig.create(this.properties.getSsl(), this.checks));
-		ZkLockProperties.Auth auth = this.properties.getAuth();
+		ZooKeeperAuthProperties auth = this.properties.getAuth();
 		if (auth.isConfigured()) {
 			builder.authorization(auth.getScheme(), auth.getCredentials().getBytes(StandardCharsets.UTF_8))
 				.aclProvider(new LockNodeAclProvider(builder.getNamespace(), this.rootPath));

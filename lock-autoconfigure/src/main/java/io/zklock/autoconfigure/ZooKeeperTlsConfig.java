@@ -24,7 +24,7 @@ final class ZooKeeperTlsConfig {
 	private ZooKeeperTlsConfig() {
 	}
 
-	static ZKClientConfig create(ZkLockProperties.Ssl ssl, ZkLockPropertyChecks checks) {
+	static ZKClientConfig create(ZooKeeperSslProperties ssl, ZkLockPropertyChecks checks) {
 		ZKClientConfig config = new ZKClientConfig();
 		if (!ssl.isEnabled()) {
 			return config;
@@ -44,7 +44,7 @@ final class ZooKeeperTlsConfig {
 		return config;
 	}
 
-	private static void apply(ZKClientConfig config, ZkLockProperties.Store store, String prefix,
+	private static void apply(ZKClientConfig config, TlsStoreProperties store, String prefix,
 			ZkLockPropertyChecks checks, String locationKey, String passwordKey, String typeKey) {
 		if (store.getLocation() == null || store.getLocation().isBlank()) {
 			return;
@@ -65,7 +65,7 @@ final class ZooKeeperTlsConfig {
 	}
 
 	/** Opens a PKCS12 or JKS store with its password (PEM files are read by ZooKeeper). */
-	private static void check(ZkLockProperties.Store store, Path path, String prefix) {
+	private static void check(TlsStoreProperties store, Path path, String prefix) {
 		String type = (store.getType() != null && !store.getType().isBlank()) ? store.getType()
 				: typeFromName(path.getFileName().toString());
 		if (type == null || type.equalsIgnoreCase("PEM")) {
