@@ -25,7 +25,7 @@ class ZkLockDisabledFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanDe
 
 	/** The beans zklock defines only when enabled, by class name (Curator may be absent). */
 	private static final List<String> ENGINE_TYPES = List.of("org.apache.curator.framework.CuratorFramework",
-			"io.zklock.lock.LockCoordinator", "io.zklock.lock.ExclusiveLockByCurator",
+			"io.zklock.lock.spi.LockCoordinator", "io.zklock.lock.ExclusiveLockByCurator",
 			"io.zklock.lock.SharedLockByCurator", "io.zklock.lock.SemaphoreByCurator");
 
 	/** The types an application can inject {@code ILockByCurator} for instead. */
