@@ -1,6 +1,7 @@
 package io.zklock.lock.internal;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -185,6 +186,15 @@ public final class LockCore implements AutoCloseable {
 				return null;
 			}
 		}
+	}
+
+	/**
+	 * Since when the client is not connected, or empty while it is connected.
+	 * @return the instant the connection went away, at the latest when this engine began to
+	 * follow it
+	 */
+	public Optional<Instant> disconnectedSince() {
+		return this.guard.disconnectedSince();
 	}
 
 	private void reportInDoubt(GuardedHold hold) {

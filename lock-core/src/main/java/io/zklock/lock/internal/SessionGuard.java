@@ -1,7 +1,9 @@
 package io.zklock.lock.internal;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -19,6 +21,7 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +51,9 @@ final class SessionGuard implements AutoCloseable {
 	private final CuratorFramework client;
 
 	private final HoldReports reports;
+
+	/** When the connection went away; {@code null} while connected. */
+	private volatile @Nullable Instant disconnectedSince;
 
 	private final Set<GuardedHold> holds = ConcurrentHashMap.newKeySet();
 
@@ -83,6 +89,7 @@ final class SessionGuard implements AutoCloseable {
 	SessionGuard(CuratorFramework client, HoldReports.Listener reports) {
 		this.client = client;
 		this.reports = new HoldReports(reports);
+		this.disconnectedSince = isConnected() ? null : Instant.now();
 		this.confirmations = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
 				(runnable) -> {
 					Thread thread = new Thread(runnable, "zklock-ownership-confirmation");
@@ -118,6 +125,15 @@ final class SessionGuard implements AutoCloseable {
 
 	boolean isConnected() {
 		return this.client.getZookeeperClient().isConnected();
+	}
+
+	/**
+	 * Since when the client is not connected (at the latest since this guard began to follow
+	 * it), or empty while it is connected.
+	 */
+	Optional<Instant> disconnectedSince() {
+		Instant since = this.disconnectedSince;
+		return isConnected() ? Optional.empty() : Optional.of((since != null) ? since : Instant.now());
 	}
 
 	/**
@@ -174,6 +190,12 @@ final class SessionGuard implements AutoCloseable {
 	}
 
 	private void stateChanged(ConnectionState state) {
+		if (state.isConnected()) {
+			this.disconnectedSince = null;
+		}
+		else if (this.disconnectedSince == null) {
+			this.disconnectedSince = Instant.now();
+		}
 		List<GuardedHold> registered;
 		synchronized (this.registration) {
 			if (!state.isConnected()) {
