@@ -106,14 +106,7 @@ public class LockMetricsListener implements LockListener, SkippedCallListener {
 
 	@Override
 	public void onReleased(LockTarget lock, long fencingToken, Duration heldFor, ReleaseResult result) {
-		MeterRegistry registry = this.registry.get();
-		if (registry != null) {
-			Timer.builder(HELD)
-				.description("Time a lock node was held, from its grant to its release")
-				.tags(tags(lock.lockName(), lock.mode()))
-				.register(registry)
-				.record(heldFor);
-		}
+		time(HELD, "Time a lock node was held, from its grant to its release", lock, heldFor);
 	}
 
 	@Override
@@ -123,14 +116,8 @@ public class LockMetricsListener implements LockListener, SkippedCallListener {
 
 	@Override
 	public void onConfirmed(LockTarget lock, long fencingToken, Duration inDoubtFor) {
-		MeterRegistry registry = this.registry.get();
-		if (registry != null) {
-			Timer.builder(CONFIRMED)
-				.description("Time a lock was in doubt before its ownership was confirmed after a reconnect")
-				.tags(tags(lock.lockName(), lock.mode()))
-				.register(registry)
-				.record(inDoubtFor);
-		}
+		time(CONFIRMED, "Time a lock was in doubt before its ownership was confirmed after a reconnect", lock,
+				inDoubtFor);
 	}
 
 	@Override
@@ -152,6 +139,17 @@ public class LockMetricsListener implements LockListener, SkippedCallListener {
 				.tags(tags(lock.lockName(), lock.mode()).and("outcome", outcome))
 				.register(registry)
 				.record(waited);
+		}
+	}
+
+	private void time(String name, String description, LockTarget lock, Duration duration) {
+		MeterRegistry registry = this.registry.get();
+		if (registry != null) {
+			Timer.builder(name)
+				.description(description)
+				.tags(tags(lock.lockName(), lock.mode()))
+				.register(registry)
+				.record(duration);
 		}
 	}
 
