@@ -11,10 +11,13 @@ import org.springframework.dao.NonTransientDataAccessException;
  */
 public class StaleFencingTokenException extends NonTransientDataAccessException {
 
+	/** The guarded resource. */
 	private final String resource;
 
+	/** The refused token. */
 	private final long fencingToken;
 
+	/** The newer token the resource had accepted. */
 	private final long storedToken;
 
 	/**

@@ -26,7 +26,16 @@ public record CheckResult(long origin, int grants, int reentrantGrants, int acqu
 	private static final int MAX_OVERLAPS_SHOWN = 5;
 
 	/**
-	 * Copies the lists.
+	 * Creates a result; the lists are copied.
+	 * @param origin the stamp of the history's first event
+	 * @param grants first grants
+	 * @param reentrantGrants reentrant acquires
+	 * @param acquireFailures failed or timed-out acquires
+	 * @param lossReports holds put in doubt or lost
+	 * @param lostOnRelease releases that found the lock lost
+	 * @param overlaps conflicting holds at the same time
+	 * @param overlapsUntilDoubt the same, holds ending when put in doubt
+	 * @param violations broken fencing properties
 	 */
 	public CheckResult {
 		overlaps = List.copyOf(overlaps);

@@ -15,13 +15,23 @@ import io.zklock.lock.LockMode;
  * @param mode the lock mode
  * @param fencingToken the fencing token of the hold, {@code 0} where none applies (an acquire
  * that is still waiting or failed)
- * @param detail extra words, such as a {@code ReleaseResult} or a failure, or {@code ""}
+ * @param detail extra words, such as a {@code ReleaseResult} or a failure, or {@code ""} (a
+ * {@code null} detail becomes {@code ""}; any other field {@code null} throws
+ * {@link IllegalArgumentException})
  */
 public record LockEvent(long nanos, String holder, String thread, Type type, String lockPath, LockMode mode,
 		long fencingToken, String detail) {
 
 	/**
-	 * Checks the fields.
+	 * Creates an event.
+	 * @param nanos when it happened, on {@link System#nanoTime()}
+	 * @param holder who
+	 * @param thread the thread or worker
+	 * @param type what happened
+	 * @param lockPath the lock path
+	 * @param mode the lock mode
+	 * @param fencingToken the fencing token, {@code 0} where none applies
+	 * @param detail extra words, {@code null} for none
 	 * @throws IllegalArgumentException if a field other than {@code detail} is {@code null}
 	 */
 	public LockEvent {
