@@ -24,10 +24,10 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.spi.LockCoordinator;
 import io.zklock.test.history.CheckResult;
 import io.zklock.test.history.LockHistory;
 
