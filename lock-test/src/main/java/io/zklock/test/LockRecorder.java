@@ -27,7 +27,7 @@ import io.zklock.test.history.LockHistory;
  * zklock's history checker:
  *
  * <pre class="code">
- * recorder.history().check().assertFenced();   // unique tokens, in real-time order
+ * recorder.check().assertSafe();   // no two holds at once, unique tokens in real-time order
  * </pre>
  *
  * Reentrant acquires of a lock a thread already holds are not recorded (no lock node is
@@ -90,6 +90,11 @@ public class LockRecorder implements LockListener {
 	@Override
 	public void onFailed(LockTarget lock, Duration waited, Throwable error) {
 		this.historyListener.onFailed(lock, waited, error);
+	}
+
+	@Override
+	public void onReleasing(LockTarget lock, long fencingToken) {
+		this.historyListener.onReleasing(lock, fencingToken);
 	}
 
 	@Override

@@ -16,13 +16,13 @@ import io.zklock.test.history.LockEvent.Type;
  *
  * <pre class="code">
  * LockHistory history = new LockHistory();
- * coordinator.addListener(history.listener("app-1"));   // or a LockListener bean in Spring
+ * locks.engine().addListener(history.listener("app-1"));   // or a LockListener bean in Spring
  * … run the test's work, on as many threads and instances as it likes …
  * history.check().assertSafe();   // fails naming the two holds that overlapped
  * </pre>
  *
  * Events come from three sources, which can be mixed: {@link #listener(String)} records what
- * a {@code LockCoordinator} reports (acquire start, grant, timeout or failure, release, loss);
+ * a {@code LockEngine} reports (acquire start, grant, timeout or failure, release, loss);
  * {@link #enter(String, LockHandle)} records the guarded work itself, from the moment it
  * starts under a lock to the moment it ends; and {@link #record} / {@link #add} take events
  * from a harness of one's own (child processes, a fenced resource's decisions). Record one
@@ -37,13 +37,12 @@ public class LockHistory {
 	private final List<LockEvent> events = new ArrayList<>();
 
 	/**
-	 * A {@code LockListener} that records the events of one holder's lock coordinator into this
+	 * A {@code LockListener} that records the events of one holder's lock engine into this
 	 * history: {@link Type#ACQUIRING}, {@link Type#GRANTED}, {@link Type#FAILED} (timeouts
-	 * included), {@link Type#RELEASED} and {@link Type#LOST}. Reentrant acquires are not
-	 * reported by zklock and so not recorded.
+	 * included), {@link Type#RELEASING} (the lock node still exists), {@link Type#RELEASED} and
+	 * {@link Type#LOST}. Reentrant acquires are not reported by zklock and so not recorded.
 	 * @param holder the name of the holder in the history, such as {@code "app-1"}
-	 * @return the listener; add it with {@code LockCoordinator.addListener}, or declare it
-	 * as a bean
+	 * @return the listener; add it with {@code LockEngine.addListener}, or declare it as a bean
 	 */
 	public LockListener listener(String holder) {
 		return new LockHistoryListener(this, requireHolder(holder));

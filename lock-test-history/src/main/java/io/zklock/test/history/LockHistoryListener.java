@@ -43,6 +43,11 @@ final class LockHistoryListener implements LockListener {
 	}
 
 	@Override
+	public void onReleasing(LockTarget lock, long fencingToken) {
+		record(Type.RELEASING, lock, fencingToken, "");
+	}
+
+	@Override
 	public void onReleased(LockTarget lock, long fencingToken, Duration heldFor, ReleaseResult result) {
 		record(Type.RELEASED, lock, fencingToken, result.name());
 	}

@@ -27,8 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The checker against a real lock with a double grant injected: a deliberately broken lock
  * wrapper lets a second instance in while the first holds the lock (it locks another
- * ZooKeeper path under the same lock path), once per round. Every round must be flagged;
- * with zklock's own lock in its place, none.
+ * ZooKeeper path under the same lock path), once per round. Every round must be flagged, from
+ * the work recorded where it runs and from what the engines' listeners report; with zklock's
+ * own lock in its place, none.
  */
 @Timeout(120)
 class InjectedDoubleGrantTests {
@@ -49,9 +50,6 @@ class InjectedDoubleGrantTests {
 
 	private static LockCoordinator elsewhere;
 
-	/** What the coordinators report, through the history's listeners: tokens, not the work. */
-	private static final LockHistory grants = new LockHistory();
-
 	@BeforeAll
 	static void start() throws Exception {
 		server = new TestingServer(true);
@@ -59,9 +57,6 @@ class InjectedDoubleGrantTests {
 		second = new LockCoordinator(client(), "/locks");
 		// the broken wrapper's lock nodes: the same lock path under another lock root
 		elsewhere = new LockCoordinator(client(), "/broken-locks");
-		first.addListener(grants.listener("app-1"));
-		second.addListener(grants.listener("app-2"));
-		elsewhere.addListener(grants.listener("app-2"));
 	}
 
 	@AfterAll
@@ -76,6 +71,7 @@ class InjectedDoubleGrantTests {
 
 	@Test
 	void shouldFlagEveryRoundOfAnInjectedDoubleGrant() throws Exception {
+		LockHistory reported = reportedByTheEngines();
 		ILockByCurator broken = new ExclusiveLockByCurator(elsewhere);
 		int flagged = 0;
 		for (int round = 0; round < ROUNDS; round++) {
@@ -90,12 +86,19 @@ class InjectedDoubleGrantTests {
 				.contains("by app-1 on thread 'holder-1'")
 				.contains("by app-2 on thread 'holder-2'");
 		}
-		System.out.println("Injected double grant flagged in " + flagged + "/" + ROUNDS + " rounds");
+		CheckResult fromListeners = reported.check();
+		System.out.println("Injected double grant flagged in " + flagged + "/" + ROUNDS + " rounds from the work, "
+				+ fromListeners.overlaps().size() + "/" + ROUNDS + " from the engines' listeners");
 		assertThat(flagged).isEqualTo(ROUNDS);
+		assertThat(fromListeners.overlaps()).as("the engines' own grants and release starts").hasSize(ROUNDS)
+			.allSatisfy((overlap) -> assertThat(List.of(overlap.first().holder(), overlap.second().holder()))
+				.containsExactly("app-1", "app-2"));
+		fromListeners.assertFenced();
 	}
 
 	@Test
 	void shouldFlagNoRoundOfZklocksOwnLock() throws Exception {
+		LockHistory reported = reportedByTheEngines();
 		ILockByCurator good = new ExclusiveLockByCurator(second);
 		for (int round = 0; round < ROUNDS; round++) {
 			LockHistory history = new LockHistory();
@@ -103,8 +106,17 @@ class InjectedDoubleGrantTests {
 			CheckResult result = history.check().assertSafe();
 			assertThat(result.grants()).isEqualTo(2);
 		}
-		CheckResult reported = grants.check().assertFenced();
-		assertThat(reported.grants()).as("grants the coordinators reported").isGreaterThanOrEqualTo(2 * ROUNDS);
+		CheckResult fromListeners = reported.check().assertSafe();
+		assertThat(fromListeners.grants()).as("grants the engines reported").isEqualTo(2 * ROUNDS);
+	}
+
+	/** A history of what the engines report from now on, through listeners added for this test. */
+	private static LockHistory reportedByTheEngines() {
+		LockHistory reported = new LockHistory();
+		first.addListener(reported.listener("app-1"));
+		second.addListener(reported.listener("app-2"));
+		elsewhere.addListener(reported.listener("app-2"));
+		return reported;
 	}
 
 	/**
