@@ -1,5 +1,6 @@
 package io.zklock.fault;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import io.zklock.fault.harness.FaultLab;
 import io.zklock.fault.report.Figures;
 import io.zklock.fencing.JdbcFencingTokens;
 import io.zklock.lock.ExclusiveLockByCurator;
+import io.zklock.lock.GuardedTransaction;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.spi.LockCoordinator;
@@ -45,10 +47,12 @@ import static org.awaitility.Awaitility.await;
  * Test 8, the resource side of fencing under Kleppmann's pause: a holder JVM
  * ({@code FencedWriterMain}) takes the lock and is stopped ({@code SIGSTOP}) for two session
  * timeouts; its session expires, a rival takes the lock and writes; the holder resumes and
- * writes with its old token. The resource is a database (H2 on loopback TCP):
- * {@link JdbcFencingTokens} refuses the late write; the unfenced control writes the same rows
- * without it and accepts the stale write. The writes the database took are also judged by
- * zklock's history checker, which flags the control's stale write.
+ * writes with its old token. Two resources: a database (H2 on loopback TCP), where
+ * {@link JdbcFencingTokens} refuses the late write, and a znode, where
+ * {@link GuardedTransaction} (the write behind a check of the holder's lock node) refuses it.
+ * The unfenced controls write the same without the helpers and accept the stale write. The
+ * writes each resource took are also judged by zklock's history checker, which flags the
+ * controls' stale writes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -131,9 +135,9 @@ class ResourceFencingPauseTests {
 	@Test
 	@Order(1)
 	void shouldAcceptThePausedHoldersStaleWriteWithoutFencing() throws Exception {
-		Outcome outcome = pauseTest("fencing/jdbc-unfenced", false);
+		Outcome outcome = pauseTest("fencing/jdbc-unfenced", Resource.JDBC, false);
 		assertThat(outcome.lateWrite()).as("the paused holder's late write, unfenced").isEqualTo("accepted");
-		assertThat(outcome.notes()).as("the ledger").containsExactly("holder-early", "rival", "holder-late");
+		assertThat(outcome.state()).as("the ledger").containsExactly("holder-early", "rival", "holder-late");
 		assertThat(outcome.history().violations()).as("what the history checker finds")
 			.singleElement()
 			.asString()
@@ -143,26 +147,55 @@ class ResourceFencingPauseTests {
 	@Test
 	@Order(2)
 	void shouldRefuseThePausedHoldersStaleWriteWithJdbcFencingTokens() throws Exception {
-		Outcome outcome = pauseTest("fencing/jdbc", true);
+		Outcome outcome = pauseTest("fencing/jdbc", Resource.JDBC, true);
 		assertThat(outcome.lateWrite()).as("the paused holder's late write, fenced").isEqualTo("refused");
-		assertThat(outcome.notes()).as("the ledger").containsExactly("holder-early", "rival");
+		assertThat(outcome.state()).as("the ledger").containsExactly("holder-early", "rival");
 		assertThat(this.fencing.currentToken("fencing/jdbc")).hasValue(outcome.rivalToken());
 		outcome.history().assertFenced();
+	}
+
+	@Test
+	@Order(3)
+	void shouldAcceptThePausedHoldersStaleZooKeeperWriteWithoutTheLockCheck() throws Exception {
+		createDataNode("fencing/zk-unfenced");
+		Outcome outcome = pauseTest("fencing/zk-unfenced", Resource.ZOOKEEPER, false);
+		assertThat(outcome.lateWrite()).as("the paused holder's late setData, unguarded").isEqualTo("accepted");
+		assertThat(outcome.state()).as("the znode's data").containsExactly("holder-late");
+		assertThat(outcome.history().violations()).as("what the history checker finds")
+			.singleElement()
+			.asString()
+			.startsWith("Stale write accepted on 'fencing/zk-unfenced': token " + outcome.holderToken());
+	}
+
+	@Test
+	@Order(4)
+	void shouldRefuseThePausedHoldersStaleZooKeeperWriteWithGuardedTransaction() throws Exception {
+		createDataNode("fencing/zk");
+		Outcome outcome = pauseTest("fencing/zk", Resource.ZOOKEEPER, true);
+		assertThat(outcome.lateWrite()).as("the paused holder's late setData, guarded by its lock node")
+			.isEqualTo("refused");
+		assertThat(outcome.state()).as("the znode's data").containsExactly("rival");
+		outcome.history().assertFenced();
+	}
+
+	private void createDataNode(String lockPath) throws Exception {
+		this.rivalClient.create().creatingParentsIfNeeded().forPath(Resource.znode(lockPath));
 	}
 
 	/**
 	 * Holder takes the lock and writes; it is paused for two session timeouts; the rival takes
 	 * the lock and writes; the holder resumes and writes again with its old token.
 	 */
-	private Outcome pauseTest(String lockPath, boolean fenced) throws Exception {
+	private Outcome pauseTest(String lockPath, Resource resource, boolean fenced) throws Exception {
 		String mode = fenced ? "fenced" : "unfenced";
-		Figures figures = new Figures("8 SIGSTOP holder, JDBC " + (fenced ? "fenced" : "UNFENCED control"))
-			.ensemble(this.lab.ensemble().description());
+		Figures figures = new Figures("8 SIGSTOP holder, " + resource.name() + " "
+				+ (fenced ? "fenced" : "UNFENCED control")).ensemble(this.lab.ensemble().description());
 		LockHistory writes = new LockHistory();
 		try {
 			long holderToken = Long.parseLong(this.holder.call("hold " + lockPath, "held", Duration.ofSeconds(30)).trim());
-			record(writes, "holder", lockPath, holderToken,
-					this.holder.call("write-jdbc " + mode + " holder-early", "wrote", Duration.ofSeconds(30)).trim());
+			record(writes, "holder", lockPath, holderToken, this.holder
+				.call(resource.command(mode, lockPath, "holder-early"), "wrote", Duration.ofSeconds(30))
+				.trim());
 
 			long pausedAt = System.nanoTime();
 			this.holder.pause();
@@ -173,13 +206,7 @@ class ResourceFencingPauseTests {
 				.orElseThrow(() -> new AssertionError("the rival never got the lock of the paused holder"))) {
 				rivalToken = lock.fencingToken();
 				figures.failover((System.nanoTime() - pausedAt) / 1_000_000);
-				this.transactions.executeWithoutResult((tx) -> {
-					if (fenced) {
-						this.fencing.advance(lock);
-					}
-					this.jdbc.update("INSERT INTO ledger (resource, fencing_token, note) VALUES (?, ?, 'rival')",
-							lockPath, lock.fencingToken());
-				});
+				resource.rivalWrites(this, lock, fenced);
 				record(writes, "rival", lockPath, rivalToken, "accepted");
 			}
 			// the holder stays stopped for two session timeouts in all
@@ -187,23 +214,23 @@ class ResourceFencingPauseTests {
 					SESSION_TIMEOUT.multipliedBy(2).toNanos() - (System.nanoTime() - pausedAt)));
 			await().pollDelay(left).atMost(left.plusSeconds(5)).until(() -> true);
 			this.holder.resume();
-			String lateWrite = this.holder.call("write-jdbc " + mode + " holder-late", "wrote", Duration.ofSeconds(30))
+			String lateWrite = this.holder
+				.call(resource.command(mode, lockPath, "holder-late"), "wrote", Duration.ofSeconds(30))
 				.trim();
 			record(writes, "holder", lockPath, holderToken, lateWrite);
 			String release = this.holder.call("release", "released", Duration.ofSeconds(30)).trim();
 
-			List<String> notes = this.jdbc.queryForList("SELECT note FROM ledger WHERE resource = ? ORDER BY id",
-					String.class, lockPath);
+			List<String> state = resource.state(this, lockPath);
 			CheckResult checked = writes.check();
 			figures.staleWrites(lateWrite.equals("refused") ? 1 : 0, lateWrite.equals("accepted") ? 1 : 0)
 				.extra(lockPath + " tokens holder/rival", holderToken + " / " + rivalToken)
 				.extra(lockPath + " late write of the holder", lateWrite)
 				.extra(lockPath + " holder's release", release)
-				.extra(lockPath + " ledger", notes)
+				.extra(lockPath + " resource", state)
 				.extra(lockPath + " history checker", checked.violations().isEmpty() ? "no violation"
 						: checked.violations().get(0));
 			assertThat(rivalToken).as("the rival's token").isGreaterThan(holderToken);
-			return new Outcome(holderToken, rivalToken, lateWrite, notes, checked);
+			return new Outcome(holderToken, rivalToken, lateWrite, state, checked);
 		}
 		finally {
 			figures.report(FaultLab.outputRoot());
@@ -216,8 +243,78 @@ class ResourceFencingPauseTests {
 				LockMode.EXCLUSIVE, token, decision);
 	}
 
-	private record Outcome(long holderToken, long rivalToken, String lateWrite, List<String> notes,
+	private record Outcome(long holderToken, long rivalToken, String lateWrite, List<String> state,
 			CheckResult history) {
+
+	}
+
+	/** Where the holder and the rival write, fenced or not. */
+	private enum Resource {
+
+		/** A ledger table; fenced with {@link JdbcFencingTokens} in the writing transaction. */
+		JDBC {
+
+			@Override
+			String command(String mode, String lockPath, String note) {
+				return "write-jdbc " + mode + " " + note;
+			}
+
+			@Override
+			void rivalWrites(ResourceFencingPauseTests test, LockHandle lock, boolean fenced) {
+				test.transactions.executeWithoutResult((tx) -> {
+					if (fenced) {
+						test.fencing.advance(lock);
+					}
+					test.jdbc.update("INSERT INTO ledger (resource, fencing_token, note) VALUES (?, ?, 'rival')",
+							lock.lockPath(), lock.fencingToken());
+				});
+			}
+
+			@Override
+			List<String> state(ResourceFencingPauseTests test, String lockPath) {
+				return test.jdbc.queryForList("SELECT note FROM ledger WHERE resource = ? ORDER BY id", String.class,
+						lockPath);
+			}
+
+		},
+
+		/** A znode's data; fenced with {@link GuardedTransaction} (the lock node checked in a multi). */
+		ZOOKEEPER {
+
+			@Override
+			String command(String mode, String lockPath, String note) {
+				return "write-zk " + mode + " " + znode(lockPath) + " " + note;
+			}
+
+			@Override
+			void rivalWrites(ResourceFencingPauseTests test, LockHandle lock, boolean fenced) throws Exception {
+				byte[] data = "rival".getBytes(StandardCharsets.UTF_8);
+				CuratorFramework client = test.rivalClient;
+				if (fenced) {
+					GuardedTransaction.commit(client, lock, client.transactionOp().setData().forPath(znode(lock.lockPath()), data));
+				}
+				else {
+					client.setData().forPath(znode(lock.lockPath()), data);
+				}
+			}
+
+			@Override
+			List<String> state(ResourceFencingPauseTests test, String lockPath) throws Exception {
+				return List.of(new String(test.rivalClient.getData().forPath(znode(lockPath)), StandardCharsets.UTF_8));
+			}
+
+		};
+
+		abstract String command(String mode, String lockPath, String note);
+
+		abstract void rivalWrites(ResourceFencingPauseTests test, LockHandle lock, boolean fenced) throws Exception;
+
+		abstract List<String> state(ResourceFencingPauseTests test, String lockPath) throws Exception;
+
+		/** The data znode a lock path guards, inside the namespace. */
+		static String znode(String lockPath) {
+			return "/data/" + lockPath;
+		}
 
 	}
 

@@ -15,8 +15,10 @@ import io.zklock.fault.contender.EventSink;
 import io.zklock.fencing.JdbcFencingTokens;
 import io.zklock.fencing.StaleFencingTokenException;
 import io.zklock.lock.ExclusiveLockByCurator;
+import io.zklock.lock.GuardedTransaction;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.spi.LockCoordinator;
 import org.apache.curator.framework.CuratorFramework;
@@ -43,6 +45,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <li>{@code write-jdbc fenced|unfenced <note>} → {@code R wrote accepted|refused}: in one
  * transaction, {@link JdbcFencingTokens#advance(LockHandle)} (when fenced) and an insert into
  * {@code ledger (resource, fencing_token, note)}</li>
+ * <li>{@code write-zk fenced|unfenced <znode> <data>} → {@code R wrote accepted|refused}: a
+ * {@code setData} of the znode, through {@link GuardedTransaction#commit} (when fenced) or
+ * plain</li>
  * <li>{@code release} → {@code R released <ReleaseResult>}</li>
  * <li>{@code exit}</li>
  * </ul>
@@ -129,8 +134,30 @@ public final class FencedWriterMain {
 				this.events.reply("held", Long.toString(this.handle.fencingToken()));
 			}
 			case "write-jdbc" -> this.events.reply("wrote", writeJdbc(words[1].equals("fenced"), words[2]));
+			case "write-zk" -> this.events.reply("wrote", writeZooKeeper(words[1].equals("fenced"), words[2], words[3]));
 			case "release" -> this.events.reply("released", this.handle.release().name());
 			default -> this.events.reply("error", "unknown command '" + String.join(" ", words) + "'");
+		}
+	}
+
+	private String writeZooKeeper(boolean fenced, String znode, String data) {
+		byte[] bytes = data.getBytes(StandardCharsets.UTF_8);
+		try {
+			if (fenced) {
+				GuardedTransaction.commit(this.client, this.handle,
+						this.client.transactionOp().setData().forPath(znode, bytes));
+			}
+			else {
+				this.client.setData().forPath(znode, bytes);
+			}
+			return "accepted";
+		}
+		catch (LockLostException ex) {
+			System.err.println(ex.getMessage());
+			return "refused";
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("Write of " + znode + " failed: " + ex, ex);
 		}
 	}
 
