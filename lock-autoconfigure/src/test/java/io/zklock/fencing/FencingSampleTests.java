@@ -2,6 +2,7 @@ package io.zklock.fencing;
 
 import javax.sql.DataSource;
 
+import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -10,8 +11,10 @@ import io.zklock.annotation.LockContext;
 import io.zklock.autoconfigure.LockedMethodsAutoConfiguration;
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.autoconfigure.ZkServerTest;
+import io.zklock.lock.GuardedTransaction;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockMode;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -36,7 +39,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * auto-configuration, a real ZooKeeper server and an H2 database: an annotated transactional
  * method and a handle in a {@code TransactionTemplate} advance the token; a holder whose lock
  * has since passed to another writes in vain, in both forms (the token table and a token
- * column of one's own table).
+ * column of one's own table); a znode written through {@link GuardedTransaction} only while
+ * the lock node exists.
  */
 @Timeout(60)
 class FencingSampleTests extends ZkServerTest {
@@ -68,6 +72,46 @@ class FencingSampleTests extends ZkServerTest {
 			}
 			assertThat(shipping.markPaid(old, 42)).as("own column, stale token").isFalse();
 		});
+	}
+
+	@Test
+	void shouldWriteZooKeeperOnlyWhileTheLockNodeExists() {
+		this.contextRunner.run((context) -> {
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			client.create().creatingParentsIfNeeded().forPath("/config/pricing", bytes("v0"));
+			PricingPublisher publisher = context.getBean(PricingPublisher.class);
+			publisher.publish(bytes("v1"));
+			assertThat(client.getData().forPath("/config/pricing")).asString().isEqualTo("v1");
+			try (LockHandle lock = context.getBean(ILockByCurator.class).acquire("config/pricing", LockMode.EXCLUSIVE)) {
+				client.delete().forPath(lock.nodePath()); // what the server does when the session expires
+				assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> GuardedTransaction.commit(client,
+						lock, client.transactionOp().setData().forPath("/config/pricing", bytes("stale"))));
+			}
+			assertThat(client.getData().forPath("/config/pricing")).asString().isEqualTo("v1");
+		});
+	}
+
+	// tag::pricing[]
+	public static class PricingPublisher {
+
+		private final CuratorFramework client; // zklock's client: lock nodes and data in one namespace
+
+		public PricingPublisher(CuratorFramework client) {
+			this.client = client;
+		}
+
+		@DistributedLock(path = "config/pricing")
+		public void publish(byte[] json) throws Exception {
+			LockHandle lock = LockContext.currentLock().orElseThrow();
+			GuardedTransaction.commit(this.client, lock, // applies only while the lock node exists
+					this.client.transactionOp().setData().forPath("/config/pricing", json));
+		}
+
+	}
+	// end::pricing[]
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
 	}
 
 	// tag::shipping[]
@@ -136,6 +180,11 @@ class FencingSampleTests extends ZkServerTest {
 		@Bean
 		Shipping shipping(JdbcTemplate jdbc, PlatformTransactionManager transactionManager) {
 			return new Shipping(jdbc, transactionManager);
+		}
+
+		@Bean
+		PricingPublisher pricingPublisher(CuratorFramework client) {
+			return new PricingPublisher(client);
 		}
 
 	}
