@@ -78,7 +78,7 @@ public final class HistoryChecker {
 		checkRealTimeOrder(grants, violations);
 		checkReentrantTokens(events, violations);
 		checkWrites(events, violations);
-		List<HeldInterval> intervals = intervals(events, grants);
+		List<HeldInterval> intervals = HeldIntervals.of(events, grants.stream().map(Acquire::event).toList());
 		int failures = count(events, Type.FAILED);
 		Set<String> lost = new HashSet<>();
 		for (LockEvent e : events) {
@@ -95,7 +95,8 @@ public final class HistoryChecker {
 			violations.add("… and " + more + " more");
 		}
 		return new CheckResult(origin(history), grants.size(), acquires.size() - grants.size(), failures, lost.size(),
-				lostOnRelease, overlaps(intervals, false), overlaps(intervals, true), violations);
+				lostOnRelease, HeldIntervals.overlaps(intervals, false), HeldIntervals.overlaps(intervals, true),
+				violations);
 	}
 
 	/**
@@ -106,7 +107,8 @@ public final class HistoryChecker {
 	 */
 	public static List<HeldInterval> heldIntervals(List<LockEvent> history, String lockPath) {
 		List<LockEvent> events = eventsOf(history, lockPath);
-		return intervals(events, pairAcquires(events).stream().filter((a) -> !a.reentrant()).toList());
+		return HeldIntervals.of(events,
+				pairAcquires(events).stream().filter((a) -> !a.reentrant()).map(Acquire::event).toList());
 	}
 
 	private static List<LockEvent> eventsOf(List<LockEvent> history, String lockPath) {
@@ -211,65 +213,6 @@ public final class HistoryChecker {
 				newest = e;
 			}
 		}
-	}
-
-	private static List<HeldInterval> intervals(List<LockEvent> events, List<Acquire> grants) {
-		Map<String, List<LockEvent>> ends = new HashMap<>();
-		Map<String, List<LockEvent>> deaths = new HashMap<>();
-		for (LockEvent e : events) {
-			switch (e.type()) {
-				case RELEASING, LOST, IN_DOUBT -> ends.computeIfAbsent(holdKey(e.holder(), e.fencingToken()),
-						(k) -> new ArrayList<>()).add(e);
-				case DIED -> deaths.computeIfAbsent(e.holder(), (k) -> new ArrayList<>()).add(e);
-				default -> {
-				}
-			}
-		}
-		List<HeldInterval> intervals = new ArrayList<>();
-		for (Acquire grant : grants) {
-			long start = grant.returned();
-			long end = Long.MAX_VALUE;
-			long doubtEnd = Long.MAX_VALUE;
-			for (LockEvent e : ends.getOrDefault(holdKey(grant.event.holder(), grant.token()), List.of())) {
-				if (e.nanos() < start) {
-					continue;
-				}
-				if (e.type() != Type.IN_DOUBT) {
-					end = Math.min(end, e.nanos());
-				}
-				doubtEnd = Math.min(doubtEnd, e.nanos());
-			}
-			for (LockEvent e : deaths.getOrDefault(grant.event.holder(), List.of())) {
-				if (e.nanos() >= start) {
-					end = Math.min(end, e.nanos());
-					doubtEnd = Math.min(doubtEnd, e.nanos());
-				}
-			}
-			LockEvent g = grant.event;
-			intervals.add(new HeldInterval(g.holder(), g.thread(), g.lockPath(), g.mode(), g.fencingToken(), start, end,
-					Math.min(end, doubtEnd)));
-		}
-		return intervals;
-	}
-
-	private static String holdKey(String holder, long token) {
-		return holder + "/" + token;
-	}
-
-	private static List<Overlap> overlaps(List<HeldInterval> intervals, boolean untilDoubt) {
-		List<HeldInterval> sorted = new ArrayList<>(intervals);
-		sorted.sort(Comparator.comparingLong(HeldInterval::start));
-		List<Overlap> overlaps = new ArrayList<>();
-		for (int i = 0; i < sorted.size(); i++) {
-			HeldInterval first = sorted.get(i);
-			for (int j = i + 1; j < sorted.size() && sorted.get(j).start() < first.endOf(untilDoubt); j++) {
-				HeldInterval second = sorted.get(j);
-				if (first.conflictsWith(second) && first.overlaps(second, untilDoubt)) {
-					overlaps.add(new Overlap(first, second));
-				}
-			}
-		}
-		return overlaps;
 	}
 
 	private static int count(List<LockEvent> events, Type type) {
