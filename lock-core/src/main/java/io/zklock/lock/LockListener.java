@@ -10,9 +10,9 @@ import java.time.Duration;
  * {@link #onAcquiring} and its outcome ({@link #onAcquired}, {@link #onTimeout} or
  * {@link #onFailed}) are called on the acquiring thread, in that order; {@link #onReleasing}
  * and then {@link #onReleased} on the releasing thread; {@link #onLost} on the thread that
- * follows the client's connection state. Reentrant acquires and releases of a thread-owned hold are not reported. Keep
- * listeners fast and never block; an exception thrown by a listener is logged and otherwise
- * ignored.
+ * follows the client's connection state. Reentrant acquires and releases of a thread-owned
+ * hold are not reported. Keep listeners fast and never block; an exception thrown by a
+ * listener is logged and otherwise ignored.
  */
 public interface LockListener {
 
