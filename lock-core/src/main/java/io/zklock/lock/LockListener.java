@@ -8,11 +8,12 @@ import java.time.Duration;
  *
  * <p>
  * {@link #onAcquiring} and its outcome ({@link #onAcquired}, {@link #onTimeout} or
- * {@link #onFailed}) are called on the acquiring thread, in that order; {@link #onReleased} on
- * the releasing thread; {@link #onInDoubt} and {@link #onLost} on the thread that follows the
- * client's connection state, {@link #onConfirmed} on the thread that confirmed ownership. A
- * held lock goes HELD, then possibly IN_DOUBT and back (each {@link #onInDoubt} followed by
- * {@link #onConfirmed}, {@link #onLost} or {@link #onReleased}), then LOST or released. Reentrant acquires and releases of a thread-owned hold are not reported. Keep
+ * {@link #onFailed}) are called on the acquiring thread, in that order; {@link #onReleasing}
+ * and then {@link #onReleased} on the releasing thread; {@link #onInDoubt} and {@link #onLost}
+ * on the thread that follows the client's connection state, {@link #onConfirmed} on the thread
+ * that confirmed ownership. A held lock may go in doubt and back (each {@link #onInDoubt}
+ * followed by {@link #onConfirmed}, {@link #onLost} or its release) before it is lost or
+ * released. Reentrant acquires and releases of a thread-owned hold are not reported. Keep
  * listeners fast and never block; an exception thrown by a listener is logged and otherwise
  * ignored.
  */
@@ -49,6 +50,18 @@ public interface LockListener {
 	 * @param error the failure
 	 */
 	default void onFailed(LockTarget lock, Duration waited, Throwable error) {
+	}
+
+	/**
+	 * The last hold of a lock node starts to be released: the lock node still exists, so no
+	 * other holder can have been granted the lock yet. Together with {@link #onAcquired} it
+	 * bounds the time the holder held the lock as the holder saw it, which a history checker
+	 * needs to tell two holds at once from a handoff ({@link #onReleased} comes after the
+	 * delete, when the next holder may already hold the lock).
+	 * @param lock the lock
+	 * @param fencingToken the lock node's fencing token
+	 */
+	default void onReleasing(LockTarget lock, long fencingToken) {
 	}
 
 	/**

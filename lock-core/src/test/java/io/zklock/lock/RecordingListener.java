@@ -11,7 +11,7 @@ public final class RecordingListener implements LockListener {
 
 	public enum Type {
 
-		ACQUIRING, ACQUIRED, TIMEOUT, FAILED, RELEASED, IN_DOUBT, CONFIRMED, LOST
+		ACQUIRING, ACQUIRED, TIMEOUT, FAILED, RELEASING, RELEASED, IN_DOUBT, CONFIRMED, LOST
 
 	}
 
@@ -48,6 +48,11 @@ public final class RecordingListener implements LockListener {
 	@Override
 	public void onFailed(LockTarget lock, Duration waited, Throwable error) {
 		this.events.add(new Event(Type.FAILED, lock, 0, waited, null, error));
+	}
+
+	@Override
+	public void onReleasing(LockTarget lock, long fencingToken) {
+		this.events.add(new Event(Type.RELEASING, lock, fencingToken, Duration.ZERO, null, null));
 	}
 
 	@Override

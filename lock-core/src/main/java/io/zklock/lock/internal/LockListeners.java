@@ -44,6 +44,10 @@ final class LockListeners {
 		publish(lock, "onFailed", (listener) -> listener.onFailed(lock, waited, error));
 	}
 
+	void releasing(LockTarget lock, long fencingToken) {
+		publish(lock, "onReleasing", (listener) -> listener.onReleasing(lock, fencingToken));
+	}
+
 	void released(LockTarget lock, long fencingToken, Duration heldFor, ReleaseResult result) {
 		publish(lock, "onReleased", (listener) -> listener.onReleased(lock, fencingToken, heldFor, result));
 	}
