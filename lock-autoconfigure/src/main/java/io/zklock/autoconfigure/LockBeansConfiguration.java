@@ -25,7 +25,8 @@ import org.springframework.core.env.Environment;
  * {@link ILockByCurator} injection point gets it; it backs off when the application defines
  * any {@link ILockByCurator} of its own (other than a {@link SharedLockByCurator}).
  * {@link SharedLockByCurator} is a fallback candidate for unqualified injection. The client
- * they lock through is chosen by {@link LockClientResolver}.
+ * they lock through is chosen by {@link LockClientResolver}; an application's client that is
+ * not started when the application starts fails start-up ({@link ApplicationClientCheck}).
  */
 @Configuration(proxyBeanMethods = false)
 class LockBeansConfiguration {
@@ -54,6 +55,11 @@ class LockBeansConfiguration {
 		}
 		listeners.orderedStream().forEach(coordinator::addListener);
 		return coordinator;
+	}
+
+	@Bean
+	ApplicationClientCheck zkLockApplicationClientCheck(LockCoordinator coordinator, ListableBeanFactory beanFactory) {
+		return new ApplicationClientCheck(coordinator, beanFactory);
 	}
 
 	@Bean

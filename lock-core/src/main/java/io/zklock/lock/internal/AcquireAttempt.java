@@ -111,8 +111,8 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 	 * it). While disconnected a waiter just waits: nothing is sent that Curator's retries could
 	 * give up on before the wait's deadline.
 	 */
-	void onSignal(SessionGuard.Signal signal) {
-		if (signal == SessionGuard.Signal.RECONNECTED) {
+	void onSignal(ConnectionSignal signal) {
+		if (signal == ConnectionSignal.RECONNECTED) {
 			locked(this::resumeIfConnected);
 		}
 	}

@@ -1,6 +1,7 @@
 package io.zklock.lock.internal;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -50,7 +51,24 @@ public final class LockCore implements AutoCloseable {
 	 * @param nodeData the bytes every lock node carries (copied)
 	 */
 	public LockCore(CuratorFramework client, byte[] nodeData) {
-		this.guard = new SessionGuard(client, this::reportLost);
+		this.guard = new SessionGuard(client, new HoldReports.Listener() {
+
+			@Override
+			public void lost(GuardedHold hold) {
+				reportLost(hold);
+			}
+
+			@Override
+			public void inDoubt(GuardedHold hold) {
+				reportInDoubt(hold);
+			}
+
+			@Override
+			public void confirmed(GuardedHold hold, Duration inDoubtFor) {
+				reportConfirmed(hold, inDoubtFor);
+			}
+
+		});
 		this.holds = new HoldRegistry(this.guard);
 		this.queue = new LockNodeQueue(client, nodeData, this.guard);
 		this.release = new LockRelease(this.holds, this.queue, this.listeners);
@@ -167,6 +185,32 @@ public final class LockCore implements AutoCloseable {
 			if (deadline.hasPassed()) {
 				return null;
 			}
+		}
+	}
+
+	/**
+	 * Since when the client is not connected, or empty while it is connected.
+	 * @return the instant the connection went away, at the latest when this engine began to
+	 * follow it
+	 */
+	public Optional<Instant> disconnectedSince() {
+		return this.guard.disconnectedSince();
+	}
+
+	private void reportInDoubt(GuardedHold hold) {
+		if (hold instanceof LockHold lock) {
+			logger.info("The {} lock on '{}' (fencing token {}) is in doubt: the connection to ZooKeeper is suspended, "
+					+ "so another process may hold it until its ownership is confirmed after a reconnect", lock.mode(),
+					lock.lockPath(), lock.fencingToken());
+			this.listeners.inDoubt(lock.target(), lock.fencingToken(), lock.heldFor());
+		}
+	}
+
+	private void reportConfirmed(GuardedHold hold, Duration inDoubtFor) {
+		if (hold instanceof LockHold lock) {
+			logger.info("The {} lock on '{}' (fencing token {}) is held again: its ownership was confirmed after {} ms "
+					+ "in doubt", lock.mode(), lock.lockPath(), lock.fencingToken(), inDoubtFor.toMillis());
+			this.listeners.confirmed(lock.target(), lock.fencingToken(), inDoubtFor);
 		}
 	}
 

@@ -52,7 +52,7 @@ final class LockNodeQueue {
 		LockNodeCalls calls = new LockNodeCalls(this.client, basePath, mode, this.nodeData);
 		AcquireAttempt attempt = new AcquireAttempt(this.waiters, calls, deadline);
 		Runnable unsubscribe = this.guard.subscribe((signal) -> {
-			if (signal == SessionGuard.Signal.CLOSED) {
+			if (signal == ConnectionSignal.CLOSED) {
 				attempt.fail(new IllegalStateException("The Curator client was closed"));
 			}
 			else {

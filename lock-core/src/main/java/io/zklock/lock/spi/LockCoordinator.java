@@ -1,6 +1,7 @@
 package io.zklock.lock.spi;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -89,6 +90,11 @@ public final class LockCoordinator implements LockEngine {
 	 */
 	public LockRoot getRoot() {
 		return this.root;
+	}
+
+	@Override
+	public Optional<Instant> disconnectedSince() {
+		return this.core.disconnectedSince();
 	}
 
 	/**
