@@ -1,0 +1,26 @@
+package io.zklock.autoconfigure.serviceconnection;
+
+import java.util.Map;
+
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+
+/**
+ * A real ZooKeeper server on a free port of 127.0.0.1 only.
+ */
+final class LoopbackTestingServer {
+
+	private LoopbackTestingServer() {
+	}
+
+	static TestingServer start() {
+		try {
+			return new TestingServer(new InstanceSpec(null, 0, -1, -1, true, -1, -1, -1,
+					Map.of("clientPortAddress", "127.0.0.1"), "127.0.0.1"), true);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("Could not start a ZooKeeper server: " + ex, ex);
+		}
+	}
+
+}
