@@ -1,6 +1,7 @@
 package io.zklock.autoconfigure;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
 
@@ -14,6 +15,7 @@ import io.zklock.lock.spi.LockCoordinator;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Fallback;
@@ -54,6 +56,14 @@ class LockBeansConfiguration {
 		}
 		listeners.orderedStream().forEach(coordinator::addListener);
 		return coordinator;
+	}
+
+	@Bean
+	LockGrantingLifecycle zkLockGrantingLifecycle(LockCoordinator coordinator, Environment environment) {
+		Duration timeout = Binder.get(environment)
+			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+			.orElse(Duration.ofSeconds(30));
+		return new LockGrantingLifecycle(coordinator, timeout);
 	}
 
 	@Bean
