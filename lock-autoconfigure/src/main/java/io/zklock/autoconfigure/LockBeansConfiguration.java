@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
 
+import io.zklock.annotation.LockReleaseScheduler;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockListener;
@@ -59,11 +60,12 @@ class LockBeansConfiguration {
 	}
 
 	@Bean
-	LockGrantingLifecycle zkLockGrantingLifecycle(LockCoordinator coordinator, Environment environment) {
+	LockGrantingLifecycle zkLockGrantingLifecycle(LockCoordinator coordinator, Environment environment,
+			ObjectProvider<LockReleaseScheduler> delayedReleases) {
 		Duration timeout = Binder.get(environment)
 			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
 			.orElse(Duration.ofSeconds(30));
-		return new LockGrantingLifecycle(coordinator, timeout);
+		return new LockGrantingLifecycle(coordinator, timeout, delayedReleases.getIfAvailable());
 	}
 
 	@Bean

@@ -6,21 +6,26 @@ import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
+import io.zklock.annotation.LockReleaseScheduler;
 import io.zklock.lock.HeldLock;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockTarget;
 import io.zklock.lock.ReleaseResult;
 import io.zklock.lock.spi.LockCoordinator;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 
 /**
  * zklock's part of a graceful shutdown. When the application context stops, it first makes the
  * {@link LockCoordinator} grant no new lock (a call then fails at once with a
  * {@link io.zklock.lock.LockAcquisitionException} saying that the application is shutting
- * down), then waits, at most {@code spring.lifecycle.timeout-per-shutdown-phase}, until the
- * locks held by running work are released as that work returns. The Curator client closes after
+ * down), releases at once the locks that {@code holdAtLeast} keeps after their work ended (the
+ * session's end would take them a moment later anyway), then waits, at most
+ * {@code spring.lifecycle.timeout-per-shutdown-phase}, until the locks held by running work are
+ * released as that work returns. The Curator client closes after
  * every lifecycle phase, when the context destroys its beans: closing ends the session, so a lock
  * node still left then (work that outlived the wait, a handle never released) is deleted at
  * once, not a session timeout later.
@@ -32,7 +37,7 @@ import org.springframework.context.SmartLifecycle;
  * server's own stop ({@code DEFAULT_PHASE - 2048}) and Spring Integration's leader initiators
  * and task executors, which stop before (higher phases), so that their last work is finished too.
  */
-final class LockGrantingLifecycle implements SmartLifecycle {
+final class LockGrantingLifecycle implements SmartLifecycle, DisposableBean {
 
 	/** Below the web server's graceful shutdown, above the web server's stop. */
 	static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1536;
@@ -47,18 +52,26 @@ final class LockGrantingLifecycle implements SmartLifecycle {
 
 	private final Duration timeout;
 
+	private final @Nullable LockReleaseScheduler delayedReleases;
+
 	private final Object released = new Object();
 
 	private volatile boolean running;
+
+	/** Set when the context destroys this bean: a wait still going on ends. */
+	private volatile boolean destroyed;
 
 	/**
 	 * Creates the lifecycle.
 	 * @param coordinator the coordinator whose granting it stops
 	 * @param timeout the longest wait for held locks, Spring's timeout per shutdown phase
+	 * @param delayedReleases the releases {@code holdAtLeast} delays, if the annotation is used
 	 */
-	LockGrantingLifecycle(LockCoordinator coordinator, Duration timeout) {
+	LockGrantingLifecycle(LockCoordinator coordinator, Duration timeout,
+			@Nullable LockReleaseScheduler delayedReleases) {
 		this.coordinator = coordinator;
 		this.timeout = timeout;
+		this.delayedReleases = delayedReleases;
 		coordinator.addListener(new LockListener() {
 
 			@Override
@@ -107,6 +120,13 @@ final class LockGrantingLifecycle implements SmartLifecycle {
 		waiter.start();
 	}
 
+	/** Ends a wait that outlived Spring's shutdown phase: the context is destroying its beans. */
+	@Override
+	public void destroy() {
+		this.destroyed = true;
+		wake();
+	}
+
 	@Override
 	public boolean isRunning() {
 		return this.running;
@@ -119,6 +139,9 @@ final class LockGrantingLifecycle implements SmartLifecycle {
 
 	private void stopGranting() {
 		this.coordinator.stopGranting(REASON);
+		if (this.delayedReleases != null && this.delayedReleases.isRunning()) {
+			this.delayedReleases.stop();
+		}
 		List<HeldLock> held = this.coordinator.getHeldLocks();
 		if (held.isEmpty()) {
 			logger.debug("zklock stopped granting locks; none is held");
@@ -132,7 +155,7 @@ final class LockGrantingLifecycle implements SmartLifecycle {
 	private void awaitReleases() {
 		long deadline = System.nanoTime() + this.timeout.toNanos();
 		synchronized (this.released) {
-			while (!this.coordinator.getHeldLocks().isEmpty()) {
+			while (!this.destroyed && !this.coordinator.getHeldLocks().isEmpty()) {
 				long left = deadline - System.nanoTime();
 				if (left <= 0) {
 					logger.warn("zklock's shutdown wait (spring.lifecycle.timeout-per-shutdown-phase=" + this.timeout
