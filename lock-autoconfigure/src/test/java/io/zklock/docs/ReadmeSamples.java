@@ -22,7 +22,11 @@ import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockListener;
 import io.zklock.lock.LockRequest;
+import io.zklock.lock.SemaphoreByCurator;
+import io.zklock.lock.SharedLockByCurator;
+import io.zklock.lock.spi.LockCoordinator;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -151,6 +155,19 @@ final class ReadmeSamples {
 			// end::without-spring[]
 			client.close();
 			return store.writes.size();
+		}
+
+		static SemaphoreByCurator sharedEngine(CuratorFramework client, LockListener myListener) {
+			// tag::shared-engine[]
+			LockCoordinator engine = new LockCoordinator(client, "/locks");   // io.zklock.lock.spi
+			engine.addListener(myListener);
+			ILockByCurator locks = new ExclusiveLockByCurator(engine);
+			SharedLockByCurator readWrite = new SharedLockByCurator(engine);
+			SemaphoreByCurator semaphores = new SemaphoreByCurator(engine);
+			// end::shared-engine[]
+			locks.acquire("orders/42", LockMode.EXCLUSIVE).release();
+			readWrite.acquire("orders/42", LockMode.READ).release();
+			return semaphores;
 		}
 
 	}

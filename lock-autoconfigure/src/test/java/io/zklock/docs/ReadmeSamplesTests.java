@@ -1,7 +1,13 @@
 package io.zklock.docs;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -22,6 +28,10 @@ import io.zklock.docs.ReadmeSamples.Settlement;
 import io.zklock.docs.ReadmeSamples.Shipping;
 import io.zklock.docs.ReadmeSamples.Store;
 import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockListener;
+import io.zklock.lock.LockTarget;
+import io.zklock.lock.PermitLease;
+import io.zklock.lock.SemaphoreByCurator;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -73,6 +83,26 @@ class ReadmeSamplesTests extends ZkServerTest {
 	void shouldLockWithoutSpring() throws Exception {
 		Store store = new Store();
 		assertThat(PlainCurator.lockWithoutSpring(server.getConnectString(), new Order("7"), store)).isOne();
+	}
+
+	@Test
+	void shouldShareOneEngineBetweenTheLocksAndTheSemaphores() throws Exception {
+		try (CuratorFramework client = CuratorFrameworkFactory.newClient(server.getConnectString(),
+				new RetryOneTime(100))) {
+			client.start();
+			List<String> heard = new CopyOnWriteArrayList<>();
+			LockListener myListener = new LockListener() {
+
+				@Override
+				public void onAcquired(LockTarget lock, long fencingToken, Duration waited) {
+					heard.add(lock.lockPath() + " " + lock.mode());
+				}
+
+			};
+			SemaphoreByCurator semaphores = PlainCurator.sharedEngine(client, myListener);
+			assertThat(semaphores.tryAcquire("reports", 2, Duration.ofSeconds(5))).hasValueSatisfying(PermitLease::close);
+			assertThat(heard).containsExactly("orders/42 EXCLUSIVE", "orders/42 READ");
+		}
 	}
 
 	@Test

@@ -7,6 +7,8 @@ import org.apache.curator.test.TestingServer;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
 
+import io.zklock.autoconfigure.LoopbackTestingServer;
+
 /**
  * A Testcontainers container of the {@code zookeeper} image without Docker: starting it starts
  * a real ZooKeeper server in this JVM on 127.0.0.1, and its host and mapped client port are that

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.zklock.autoconfigure.LoopbackTestingServer;
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.autoconfigure.ZkLockConnectionDetails;
 import io.zklock.lock.ILockByCurator;

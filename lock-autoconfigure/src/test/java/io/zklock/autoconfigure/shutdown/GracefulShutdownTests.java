@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -16,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
@@ -24,6 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.zklock.autoconfigure.ChildJvm;
+import io.zklock.autoconfigure.LoopbackTestingServer;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
@@ -51,8 +51,7 @@ class GracefulShutdownTests {
 	void shouldFinishTheRunningBodyGrantNothingNewAndLeaveNothingOnSigterm(@TempDir Path directory) throws Exception {
 		Path output = directory.resolve("graceful-shutdown-app.log");
 		ExecutorService rivalThread = Executors.newSingleThreadExecutor();
-		try (TestingServer server = new TestingServer(new InstanceSpec(null, 0, -1, -1, true, -1, -1, -1,
-				Map.of("clientPortAddress", "127.0.0.1"), "127.0.0.1"), true);
+		try (TestingServer server = LoopbackTestingServer.start();
 				CuratorFramework client = CuratorFrameworkFactory.builder()
 					.connectString(server.getConnectString())
 					.namespace("zklock")
@@ -164,18 +163,10 @@ class GracefulShutdownTests {
 	}
 
 	private static List<String> command(String connectString) {
-		String classpath = System.getProperty("surefire.test.class.path");
-		if (classpath == null || classpath.isBlank()) {
-			classpath = System.getProperty("java.class.path");
-		}
-		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.addAll(List.of("-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Dbody-millis=3000",
-				"-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"), "-cp", classpath,
-				GracefulShutdownApp.class.getName(), "--spring.main.banner-mode=off",
-				"--logging.config=classpath:io/zklock/autoconfigure/embedded/command-line-app-logback.xml",
-				"--zklock.zookeeper.connect-string=" + connectString));
-		return command;
+		return ChildJvm.command(GracefulShutdownApp.class, List.of("-Dbody-millis=3000"),
+				List.of("--spring.main.banner-mode=off",
+						"--logging.config=classpath:io/zklock/autoconfigure/embedded/command-line-app-logback.xml",
+						"--zklock.zookeeper.connect-string=" + connectString));
 	}
 
 	private static String read(Path file) throws IOException {

@@ -1,4 +1,4 @@
-package io.zklock.autoconfigure.serviceconnection;
+package io.zklock.autoconfigure;
 
 import java.util.Map;
 
@@ -8,12 +8,16 @@ import org.apache.curator.test.TestingServer;
 /**
  * A real ZooKeeper server on a free port of 127.0.0.1 only.
  */
-final class LoopbackTestingServer {
+public final class LoopbackTestingServer {
 
 	private LoopbackTestingServer() {
 	}
 
-	static TestingServer start() {
+	/**
+	 * Starts a server.
+	 * @return the running server; close it when done
+	 */
+	public static TestingServer start() {
 		try {
 			return new TestingServer(new InstanceSpec(null, 0, -1, -1, true, -1, -1, -1,
 					Map.of("clientPortAddress", "127.0.0.1"), "127.0.0.1"), true);
