@@ -69,9 +69,9 @@ public final class LockCore implements AutoCloseable {
 	}
 
 	/**
-	 * Grants no lock and no permit from now on: an acquire, also one already waiting when this
-	 * is called, fails with a {@link LockAcquisitionException} that gives {@code reason}, and a
-	 * node granted to a waiter after this is deleted at once. A thread re-entering a lock it
+	 * Grants no lock and no permit from now on: a new acquire fails at once with a
+	 * {@link LockAcquisitionException} that gives {@code reason}; one already waiting fails the
+	 * same way when its turn comes, and its node is deleted at once. A thread re-entering a lock it
 	 * holds still gets it (that is no new lock), and held locks stay held until released.
 	 * @param reason why, for the exception's message, such as "the application is shutting down"
 	 */

@@ -76,9 +76,10 @@ public final class LockCoordinator implements LockEngine {
 	}
 
 	/**
-	 * Grants no lock and no permit from now on, for an orderly shutdown: every acquire, also
-	 * one already waiting, fails at once with a {@link LockAcquisitionException} that gives
-	 * {@code reason}; a waiter whose turn comes after this gives it up at once. A thread
+	 * Grants no lock and no permit from now on, for an orderly shutdown: every new acquire
+	 * fails at once with a {@link LockAcquisitionException} that gives {@code reason}; one
+	 * already waiting fails the same way when its turn comes, and gives the lock up at once, so
+	 * that the next waiter in the queue (of another process) gets it. A thread
 	 * re-entering a lock it holds still gets it, and held locks stay held until released, so
 	 * that running work can finish. Not undone: a coordinator that stopped granting stays so.
 	 * @param reason why, for the exception's message, such as "the application is shutting down"
