@@ -45,6 +45,9 @@ public final class LockCore implements AutoCloseable {
 
 	private final PermitLeases permits;
 
+	/** Why no lock is granted any more, once {@link #stopGranting(String)} was called. */
+	private volatile @Nullable String refusal;
+
 	/**
 	 * Creates the machinery over a client and starts following its connection state.
 	 * @param client a started Curator client
@@ -81,6 +84,17 @@ public final class LockCore implements AutoCloseable {
 	@Override
 	public void close() {
 		this.guard.close();
+	}
+
+	/**
+	 * Grants no lock and no permit from now on: a new acquire fails at once with a
+	 * {@link LockAcquisitionException} that gives {@code reason}; one already waiting fails the
+	 * same way when its turn comes, and its node is deleted at once. A thread re-entering a lock it
+	 * holds still gets it (that is no new lock), and held locks stay held until released.
+	 * @param reason why, for the exception's message, such as "the application is shutting down"
+	 */
+	public void stopGranting(String reason) {
+		this.refusal = reason;
 	}
 
 	/**
@@ -123,6 +137,9 @@ public final class LockCore implements AutoCloseable {
 		}
 		long start = System.nanoTime();
 		this.listeners.acquiring(target);
+		if (this.refusal != null) {
+			throw failed(target, start, refused(target));
+		}
 		Deadline deadline = request.maxWait().map(Deadline::after).orElse(Deadline.never());
 		LockHold hold;
 		try {
@@ -132,6 +149,9 @@ public final class LockCore implements AutoCloseable {
 			Thread.currentThread().interrupt();
 			throw failed(target, start, new LockAcquisitionException(lockPath,
 					"Interrupted while waiting for the " + target.mode() + " lock on '" + lockPath + "'", ex));
+		}
+		catch (LockAcquisitionException ex) {
+			throw failed(target, start, ex);
 		}
 		catch (Exception ex) {
 			throw failed(target, start, new LockAcquisitionException(lockPath, "Could not acquire the "
@@ -160,6 +180,11 @@ public final class LockCore implements AutoCloseable {
 	 */
 	public Optional<PermitLease> acquirePermit(String path, String basePath, int permits,
 			@Nullable Duration maxWait) {
+		String refused = this.refusal;
+		if (refused != null) {
+			throw new LockAcquisitionException(path,
+					"Not taking a permit of the semaphore '" + path + "' (" + permits + " permits): " + refused);
+		}
 		return this.permits.acquire(path, basePath, permits, maxWait);
 	}
 
@@ -176,6 +201,11 @@ public final class LockCore implements AutoCloseable {
 			GrantedNode node = this.queue.acquire(basePath, target.mode(), deadline, request.isInterruptible());
 			if (node == null) {
 				return null;
+			}
+			if (this.refusal != null) {
+				// granted after granting stopped: the waiter's turn passes on at once
+				this.queue.deleteInBackground(node.nodePath());
+				throw refused(target);
 			}
 			LockHold hold = new LockHold(target, node, request.owner(), Thread.currentThread());
 			if (this.holds.add(hold, node.decidedAt())) {
@@ -222,6 +252,11 @@ public final class LockCore implements AutoCloseable {
 		else {
 			logger.warn("Lost {}", hold);
 		}
+	}
+
+	private LockAcquisitionException refused(LockTarget target) {
+		return new LockAcquisitionException(target.lockPath(),
+				"Not acquiring the " + target.mode() + " lock on '" + target.lockPath() + "': " + this.refusal);
 	}
 
 	private LockAcquisitionException failed(LockTarget target, long start, LockAcquisitionException failure) {
