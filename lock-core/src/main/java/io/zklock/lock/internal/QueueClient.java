@@ -1,5 +1,6 @@
 package io.zklock.lock.internal;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -36,6 +37,19 @@ final class QueueClient {
 	/** Deletes an abandoned node in the background and completes {@code deleted} when the reply arrives. */
 	void deleteInBackground(String nodePath, CompletableFuture<@Nullable Void> deleted) {
 		NodeDeletion.deleteInBackground(this.client, nodePath, deleted);
+	}
+
+	/**
+	 * Deletes an abandoned node and the other nodes of its create ({@link ProtectedNodes}) in the
+	 * background; completes {@code deleted} when every reply arrived.
+	 */
+	void deleteWithDuplicates(String nodePath, CompletableFuture<@Nullable Void> deleted) {
+		ProtectedNodes.deleteWithDuplicates(this.client, nodePath, deleted);
+	}
+
+	/** Deletes nodes in the background; completes {@code deleted} when every reply arrived. */
+	void deleteAll(List<String> nodePaths, CompletableFuture<@Nullable Void> deleted) {
+		ProtectedNodes.deleteAll(this.client, nodePaths, deleted);
 	}
 
 	CuratorFramework client() {
