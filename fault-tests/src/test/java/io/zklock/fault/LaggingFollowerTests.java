@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import io.zklock.fault.ensemble.Ensemble;
 import io.zklock.fault.ensemble.EnsembleProbe;
 import io.zklock.fault.ensemble.FourLetterWords;
 import io.zklock.fault.ensemble.LaggableEnsemble;
@@ -57,18 +58,21 @@ class LaggingFollowerTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(5);
 
-	private static LaggableEnsemble ensemble;
+	private static LaggableEnsemble lagging;
+
+	private static Ensemble ensemble;
 
 	private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
 
 	@BeforeAll
 	static void startEnsemble() throws Exception {
-		ensemble = new LaggableEnsemble(3);
+		lagging = new LaggableEnsemble(3);
+		ensemble = lagging.ensemble();
 	}
 
 	@AfterAll
 	static void stopEnsemble() {
-		ensemble.close();
+		lagging.close();
 	}
 
 	@AfterEach
@@ -135,7 +139,7 @@ class LaggingFollowerTests {
 		int leader = EnsembleProbe.awaitLeader(ensemble);
 		List<Integer> followers = new ArrayList<>(List.of(0, 1, 2));
 		followers.remove(Integer.valueOf(leader));
-		int lagging = followers.get(0);
+		int laggingMember = followers.get(0);
 		int current = followers.get(1);
 		String lockPathNode = "/locks/" + lockPath;
 		CuratorFramework observer = client("127.0.0.1:" + ensemble.clientPorts().get(leader));
@@ -146,16 +150,16 @@ class LaggingFollowerTests {
 		CuratorFramework client = client(route.connectString());
 		Callable<Object> acquire = acquireFor.apply(client);
 		warmUp(acquire);
-		awaitCaughtUp(lagging, leader);
+		awaitCaughtUp(laggingMember, leader);
 
-		LaggingLink link = ensemble.link(lagging, leader);
-		assertThat(link.isConnected()).as("member %d follows the leader through its link", lagging + 1).isTrue();
+		LaggingLink link = lagging.link(laggingMember, leader);
+		assertThat(link.isConnected()).as("member %d follows the leader through its link", laggingMember + 1).isTrue();
 		link.hold();
 		boolean duplicated = false;
 		long start;
 		Future<Object> outcome;
 		try {
-			route.loseNextReply(ensemble.clientPorts().get(lagging));
+			route.loseNextReply(ensemble.clientPorts().get(laggingMember));
 			start = System.nanoTime();
 			ExecutorService caller = Executors.newSingleThreadExecutor();
 			this.resources.add(caller::shutdownNow);
