@@ -36,8 +36,8 @@ interface RoundOwner<R> {
 
 	/**
 	 * The current round looked at a listing taken after its create's reply, which showed every
-	 * other node of its own create ({@code duplicates}, which Curator's protected mode can leave;
-	 * see {@link ProtectedNodes}): they go now, and giving up need not look for them again.
+	 * other node of its own create ({@code duplicates}, their paths; Curator's protected mode can
+	 * leave them, see {@link ProtectedNodes}): they go now, and giving up need not look for them.
 	 */
 	void looked(List<String> duplicates);
 
