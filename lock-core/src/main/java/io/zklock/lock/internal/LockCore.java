@@ -21,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * The machinery of one Curator client's locks and leases, behind
  * {@code io.zklock.lock.spi.LockCoordinator}, which resolves lock paths against the lock root
  * first. Its parts, one job each: the hold registry keeps holds and thread-owned reentrancy,
- * the session guard follows the connection state (doubt, loss, confirmation), the lock-node
- * queue speaks the ZooKeeper protocol, the lock release counts holds down and deletes their
- * nodes, and the permit leases take semaphore permits.
+ * the session guard follows the connection state (doubt, loss, confirmation), the namespace
+ * gate has the client's namespace made off the callers' threads before acquires send anything,
+ * the lock-node queue speaks the ZooKeeper protocol, the lock release counts holds down and
+ * deletes their nodes, and the permit leases take semaphore permits.
  *
  * <p>
  * Internal: not part of zklock's API, no compatibility promise; public only for
@@ -36,6 +37,8 @@ public final class LockCore implements AutoCloseable {
 	private final LockListeners listeners = new LockListeners();
 
 	private final SessionGuard guard;
+
+	private final NamespaceGate namespace;
 
 	private final HoldRegistry holds;
 
@@ -72,8 +75,9 @@ public final class LockCore implements AutoCloseable {
 			}
 
 		});
+		this.namespace = new NamespaceGate(client, this.guard);
 		this.holds = new HoldRegistry(this.guard);
-		this.queue = new LockNodeQueue(client, nodeData, this.guard);
+		this.queue = new LockNodeQueue(client, nodeData, this.guard, this.namespace);
 		this.release = new LockRelease(this.holds, this.queue, this.listeners);
 		this.permits = new PermitLeases(client, this.guard);
 	}
@@ -83,6 +87,7 @@ public final class LockCore implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		this.namespace.close();
 		this.guard.close();
 	}
 
