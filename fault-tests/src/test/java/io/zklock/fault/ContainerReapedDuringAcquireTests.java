@@ -41,13 +41,29 @@ class ContainerReapedDuringAcquireTests {
 	/** Figures and outcomes for the reader of the run (logger io.zklock.fault.report, INFO). */
 	private static final Logger REPORT = LoggerFactory.getLogger("io.zklock.fault.report");
 
+	/** Read by a ZooKeeper server when it starts (its ContainerManager). */
+	private static final String CONTAINER_CHECK_INTERVAL = "znode.container.checkIntervalMs";
+
 	private TestingServer server;
 
 	private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
 
 	@BeforeEach
 	void startServer() throws Exception {
-		this.server = new TestingServer(true);
+		// only the hook reaps here: the server's own reaper, which InProcessEnsemble sets to 100 ms for
+		// the whole JVM, would take the emptied parent between two steps of the test on a loaded machine
+		String checkInterval = System.setProperty(CONTAINER_CHECK_INTERVAL, String.valueOf(Duration.ofHours(1).toMillis()));
+		try {
+			this.server = new TestingServer(true);
+		}
+		finally {
+			if (checkInterval != null) {
+				System.setProperty(CONTAINER_CHECK_INTERVAL, checkInterval);
+			}
+			else {
+				System.clearProperty(CONTAINER_CHECK_INTERVAL);
+			}
+		}
 	}
 
 	@AfterEach
