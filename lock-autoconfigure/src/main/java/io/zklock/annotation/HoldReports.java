@@ -37,18 +37,16 @@ final class HoldReports {
 
 	/**
 	 * A hold passed its bound; it stays held.
-	 * @param action what the policy did, such as {@code "interrupted the holder thread"}
+	 * @param action what becomes of the call and its lock under the policy, a sentence
 	 * @param holder the thread inside the method when the bound passed, or {@code null}
 	 * @param stack its stack then, or {@code null}
 	 */
-	static void exceeded(AcquiredLocks held, HoldBounds bounds, Duration bound, OnHoldExceeded policy, String action,
+	static void exceeded(AcquiredLocks held, HoldBounds bounds, Duration bound, String action,
 			@Nullable Thread holder, StackTraceElement @Nullable [] stack) {
 		Duration heldFor = heldFor(held);
 		String message = capitalized(describe(held)) + " of " + held.methodDescription() + " "
 				+ (plural(held) ? "have" : "has") + " been held for " + format(heldFor) + ", past its holdAtMost of "
-				+ format(bound) + ". zklock keeps " + (plural(held) ? "them" : "it")
-				+ " until the call ends: a lock is never released while its work may still run. onHoldExceeded = "
-				+ policy + ": " + action + ".";
+				+ format(bound) + ". " + action + ".";
 		if (holder != null && stack != null) {
 			HolderStack trace = new HolderStack("Holder thread '" + holder.getName() + "' (" + holder.getState()
 					+ ") was running " + held.methodDescription() + " at");

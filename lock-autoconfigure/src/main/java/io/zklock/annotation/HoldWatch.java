@@ -120,27 +120,33 @@ final class HoldWatch {
 			cancel = this.canceller;
 		}
 		String done = act(holder, cancel, HoldReports.exceededError(call, this.bound), scheduling);
-		HoldReports.exceeded(call, scheduling, this.bound, this.policy, done, holder, stack);
+		HoldReports.exceeded(call, scheduling, this.bound, done, holder, stack);
 	}
 
-	/** Acts by the policy; returns what was done, for the message. */
+	/** Acts by the policy; returns what becomes of the call and its lock, for the message. */
 	private String act(@Nullable Thread holder, @Nullable Consumer<HoldExceededException> cancel,
 			HoldExceededException error, HoldBounds scheduling) {
+		String kept = "zklock keeps the lock until the call ends, since a lock is never released while its work may "
+				+ "still run; onHoldExceeded = " + this.policy + ": ";
 		if (this.policy == OnHoldExceeded.CANCEL && cancel != null) {
 			cancel.accept(error);
-			return "cancelled the call; its lock stays held " + HoldReports.format(scheduling.holdAfterCancel())
-					+ " more (zklock.hold-after-cancel), since nothing tells when cancelled work stops";
+			Duration after = scheduling.holdAfterCancel();
+			return "onHoldExceeded = CANCEL: zklock cancelled the call. Since nothing tells when cancelled work stops, "
+					+ (after.isZero() ? "the lock is released at once (zklock.hold-after-cancel=0)"
+							: "the lock is kept " + HoldReports.format(after)
+									+ " more (zklock.hold-after-cancel), then released");
 		}
 		if (this.policy == OnHoldExceeded.WARN) {
-			return "the call runs on";
+			return kept + "nothing more is done";
 		}
 		synchronized (this) {
 			if (holder != null && this.methodThread == holder) {
 				holder.interrupt();
-				return "interrupted the holder thread";
+				return kept + "interrupted the holder thread"
+						+ ((this.policy == OnHoldExceeded.CANCEL) ? ", the way a running method is cancelled" : "");
 			}
 		}
-		return "no thread runs the method now, so none was interrupted";
+		return kept + "no thread runs the method now, so none was interrupted";
 	}
 
 }

@@ -86,8 +86,8 @@ final class StageInvocation {
 		};
 		watch.cancelWith((exceeded) -> {
 			held.workCancelled("zklock cancelled it, since it passed its holdAtMost");
-			completed.completeExceptionally(exceeded);
 			cancel(stage);
+			completed.completeExceptionally(exceeded);
 		});
 		stage.whenComplete((value, error) -> {
 			unregister.run();
