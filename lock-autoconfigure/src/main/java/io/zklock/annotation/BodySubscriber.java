@@ -1,5 +1,6 @@
 package io.zklock.annotation;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -20,18 +21,22 @@ import reactor.util.context.Context;
  * cancel reaches neither a future under {@code Mono.fromFuture} nor a callable that is already
  * running on a worker):
  * <ul>
- * <li>a {@code Mono} (or a Kotlin {@code suspend} function) is one piece of work: the caller's
- * cancel detaches the caller, and the method's publisher runs on, uncancelled, to its own end,
- * which releases the locks; the value it then produces is discarded (Reactor's discard hook sees
- * it), and an error goes to Reactor's dropped-error hook;</li>
+ * <li>a {@code Mono} is one piece of work: the caller's cancel detaches the caller, and the
+ * method's publisher runs on, uncancelled, to its own end, which releases the locks; the value it
+ * then produces is discarded (Reactor's discard hook sees it), and an error goes to Reactor's
+ * dropped-error hook;</li>
+ * <li>a Kotlin {@code suspend} function's coroutine is cancelled through its {@code Job}
+ * ({@link WorkStopper}), which leaves its publisher subscribed: the locks go when the coroutine
+ * has completed, after its {@code finally} blocks and children;</li>
  * <li>a {@code Flux} may never end by itself ({@code Flux.interval}, a consumer), so the caller's
  * cancel ({@code take}, {@code next}, a closed connection) cancels it; its end cannot be seen
  * after that, so its locks are kept {@code zklock.hold-after-cancel} more
  * ({@link AcquiredLocks#workCancelled(String)}).</li>
  * </ul>
- * When zklock cancels the call itself ({@link OnHoldExceeded#CANCEL}), the method's publisher
- * is cancelled, the caller (if still subscribed) gets {@link HoldExceededException}, and the
- * locks are kept {@code zklock.hold-after-cancel} more. Signals to the caller are serialized.
+ * When zklock cancels the call itself ({@link OnHoldExceeded#CANCEL}), the caller (if still
+ * subscribed) gets {@link HoldExceededException}, a coroutine is cancelled through its
+ * {@code Job} and its locks go when it has ended, and any other publisher is cancelled and keeps
+ * its locks {@code zklock.hold-after-cancel} more. Signals to the caller are serialized.
  */
 final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 
@@ -54,6 +59,8 @@ final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 
 	private final AtomicInteger state = new AtomicInteger(RUNNING);
 
+	private final WorkStopper stopper;
+
 	private volatile @Nullable Subscription upstream;
 
 	/**
@@ -61,11 +68,14 @@ final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 	 * @param actual the caller's subscriber
 	 * @param held the call's locks, released when the work ends
 	 * @param single whether the method returns a {@code Mono} (or is a {@code suspend} function)
+	 * @param stopper stops a detached {@code Mono}'s work without unsubscribing, where it can
+	 * (a {@code suspend} function's coroutine)
 	 */
-	BodySubscriber(CoreSubscriber<? super Object> actual, AcquiredLocks held, boolean single) {
+	BodySubscriber(CoreSubscriber<? super Object> actual, AcquiredLocks held, boolean single, WorkStopper stopper) {
 		this.actual = Operators.serialize(actual);
 		this.held = held;
 		this.single = single;
+		this.stopper = stopper;
 	}
 
 	@Override
@@ -99,7 +109,12 @@ final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 			releaseThen(() -> this.actual.onError(error));
 		}
 		else if (was == DETACHED) {
-			releaseThen(() -> Operators.onErrorDropped(error, currentContext()));
+			// the end of work that runs on for nobody; a stopped coroutine ends with a cancellation
+			releaseThen(() -> {
+				if (!(error instanceof CancellationException)) {
+					Operators.onErrorDropped(error, currentContext());
+				}
+			});
 		}
 	}
 
@@ -131,8 +146,9 @@ final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 		}
 		if (this.single) {
 			if (this.state.compareAndSet(RUNNING, DETACHED)) {
-				// the work runs on to its end, which is what tells that it has ended
+				// the work runs on to its end (a coroutine is cancelled first), which tells that it has ended
 				subscription.request(Long.MAX_VALUE);
+				this.stopper.stop();
 			}
 		}
 		else if (this.state.compareAndSet(RUNNING, CANCELLED)) {
@@ -141,13 +157,23 @@ final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 		}
 	}
 
-	/** zklock cancels the call: the work's end is not seen after this. */
-	private void cancelByZklock(HoldExceededException error) {
+	/**
+	 * zklock cancels the call: a coroutine through its {@code Job}, whose end is still seen;
+	 * any other publisher through its subscription, whose end is not seen after this.
+	 */
+	private boolean cancelByZklock(HoldExceededException error) {
+		if (this.single && this.stopper.canStop()) {
+			if (this.state.compareAndSet(RUNNING, DETACHED)) {
+				this.actual.onError(error);
+			}
+			this.stopper.stop();
+			return true;
+		}
 		int was;
 		do {
 			was = this.state.get();
 			if (was == CANCELLED || was == ENDED) {
-				return;
+				return false;
 			}
 		}
 		while (!this.state.compareAndSet(was, CANCELLED));
@@ -159,6 +185,7 @@ final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 		if (was == RUNNING) {
 			this.actual.onError(error);
 		}
+		return false;
 	}
 
 	/** Marks the work ended by itself; returns the state it was in. */

@@ -1,7 +1,6 @@
 package io.zklock.annotation;
 
 import java.time.Duration;
-import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -29,7 +28,7 @@ final class HoldWatch {
 	private @Nullable Thread methodThread;
 
 	/** Cancels the call (a stage or publisher), or {@code null}. Guarded by {@code this}. */
-	private @Nullable Consumer<HoldExceededException> canceller;
+	private @Nullable Canceller canceller;
 
 	/** Whether the work ended (or was cancelled) and nothing is watched. Guarded by {@code this}. */
 	private boolean ended;
@@ -80,7 +79,7 @@ final class HoldWatch {
 	}
 
 	/** How the call's shape cancels the call, for {@link OnHoldExceeded#CANCEL}. */
-	void cancelWith(Consumer<HoldExceededException> canceller) {
+	void cancelWith(Canceller canceller) {
 		if (this.held != null) {
 			synchronized (this) {
 				this.canceller = canceller;
@@ -110,7 +109,7 @@ final class HoldWatch {
 		}
 		Thread holder;
 		StackTraceElement[] stack;
-		Consumer<HoldExceededException> cancel;
+		Canceller cancel;
 		synchronized (this) {
 			if (this.ended) {
 				return;
@@ -124,12 +123,28 @@ final class HoldWatch {
 	}
 
 	/** Acts by the policy; returns what becomes of the call and its lock, for the message. */
-	private String act(@Nullable Thread holder, @Nullable Consumer<HoldExceededException> cancel,
+	/** How a call's shape cancels the call. */
+	@FunctionalInterface
+	interface Canceller {
+
+		/**
+		 * Cancels the call.
+		 * @param error what the caller gets
+		 * @return whether the end of the call's work will still be seen (a coroutine), so that its
+		 * locks go then; otherwise they follow {@link AcquiredLocks#workCancelled(String)}
+		 */
+		boolean cancel(HoldExceededException error);
+
+	}
+
+	private String act(@Nullable Thread holder, @Nullable Canceller cancel,
 			HoldExceededException error, HoldBounds scheduling) {
 		String kept = "zklock keeps the lock until the call ends, since a lock is never released while its work may "
 				+ "still run; onHoldExceeded = " + this.policy + ": ";
 		if (this.policy == OnHoldExceeded.CANCEL && cancel != null) {
-			cancel.accept(error);
+			if (cancel.cancel(error)) {
+				return "onHoldExceeded = CANCEL: zklock cancelled the call's coroutine; the lock goes when it has ended";
+			}
 			Duration after = scheduling.holdAfterCancel();
 			return "onHoldExceeded = CANCEL: zklock cancelled the call. Since nothing tells when cancelled work stops, "
 					+ (after.isZero() ? "the lock is released at once (zklock.hold-after-cancel=0)"

@@ -69,7 +69,7 @@ final class ReactorSupport {
 	 * @param onLockLost the policy for a lock lost while the publisher runs
 	 * @param method the method, for messages
 	 */
-	static Object around(ReturnKind kind, Supplier<@Nullable AcquiredLocks> acquire, ThrowingCall body,
+	static Object around(ReturnKind kind, Supplier<@Nullable AcquiredLocks> acquire, BodyCall body,
 			OnLockLost onLockLost, String method) {
 		boolean single = kind == ReturnKind.MONO;
 		Flux<Object> locked = acquireOnSubscribe(acquire).flatMapMany((grant) -> {
@@ -84,13 +84,14 @@ final class ReactorSupport {
 	 * Runs the method under {@code held} (on the thread that got the locks) and subscribes the
 	 * caller to its publisher through a {@link BodySubscriber}.
 	 */
-	private static void subscribeBody(Subscriber<? super Object> subscriber, AcquiredLocks held, ThrowingCall body,
+	private static void subscribeBody(Subscriber<? super Object> subscriber, AcquiredLocks held, BodyCall body,
 			boolean single, OnLockLost onLockLost, String method) {
 		CoreSubscriber<? super Object> actual = Operators.toCoreSubscriber(subscriber);
+		WorkStopper stopper = new WorkStopper();
 		Flux<Object> publisher;
 		held.watch().methodRunning();
 		try {
-			publisher = guard(withLocks(body, held), held, onLockLost, method);
+			publisher = guard(withLocks(() -> body.call(stopper), held), held, onLockLost, method);
 		}
 		catch (RuntimeException | Error ex) {
 			held.workDone();
@@ -100,7 +101,7 @@ final class ReactorSupport {
 		finally {
 			held.watch().methodReturned();
 		}
-		publisher.subscribe(new BodySubscriber(actual, held, single));
+		publisher.subscribe(new BodySubscriber(actual, held, single, stopper));
 	}
 
 	/**
@@ -216,9 +217,23 @@ final class ReactorSupport {
 
 	/** The method call, which may throw anything. */
 	@FunctionalInterface
-	interface ThrowingCall {
+	private interface ThrowingCall {
 
 		@Nullable Object call() throws Throwable;
+
+	}
+
+	/** The method call of one subscription, which may throw anything. */
+	@FunctionalInterface
+	interface BodyCall {
+
+		/**
+		 * Runs the method.
+		 * @param stopper may be given a way to stop the subscription's work without unsubscribing
+		 * (a suspend function's coroutine)
+		 * @return the method's publisher
+		 */
+		@Nullable Object call(WorkStopper stopper) throws Throwable;
 
 	}
 

@@ -76,7 +76,10 @@ final class StageInvocation {
 					release.run();
 				}
 			});
-			watch.cancelWith((exceeded) -> cancel(stage));
+			watch.cancelWith((exceeded) -> {
+				cancel(stage);
+				return false;
+			});
 			return result;
 		}
 		Runnable unregister = (settings.onLockLost() == OnLockLost.INTERRUPT) ? held.onLoss(() -> {
@@ -88,6 +91,7 @@ final class StageInvocation {
 			held.workCancelled("zklock cancelled it, since it passed its holdAtMost");
 			cancel(stage);
 			completed.completeExceptionally(exceeded);
+			return false;
 		});
 		stage.whenComplete((value, error) -> {
 			unregister.run();
