@@ -168,8 +168,10 @@ class SuspendingCancellationTests : ZkKotlinTest() {
 		open suspend fun blocking(entered: CompletableDeferred<Unit>): String {
 			bodies.enter()
 			try {
-				entered.complete(Unit)
-				withContext(Dispatchers.IO) { sleepThroughInterrupts(400) }
+				withContext(Dispatchers.IO) {
+					entered.complete(Unit)
+					sleepThroughInterrupts(400)
+				}
 				return "blocked"
 			}
 			finally {
