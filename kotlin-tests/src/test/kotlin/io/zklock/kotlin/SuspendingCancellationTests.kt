@@ -3,9 +3,9 @@ package io.zklock.kotlin
 import io.zklock.annotation.DistributedLock
 import io.zklock.annotation.HoldExceededException
 import io.zklock.annotation.OnHoldExceeded
-import io.zklock.lock.LockCoordinator
 import io.zklock.lock.LockListener
 import io.zklock.lock.LockTarget
+import io.zklock.lock.spi.LockCoordinator
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers

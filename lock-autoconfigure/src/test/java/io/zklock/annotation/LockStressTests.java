@@ -25,9 +25,12 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.test.history.CheckResult;
+import io.zklock.test.history.LockHistory;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -47,9 +50,12 @@ import static org.awaitility.Awaitility.await;
  * callers that give up on the work they started: a stage cancelled ({@code cancel(true)}) after
  * a timed {@code get}, a {@code Mono} on a future cut off by {@code timeout}, a {@code Flux}
  * cut off by {@code take(1)} while a future under it runs. A body counts as running until its
- * work has ended, not until its caller gave up. A checker counts the bodies running at once per
- * lock path and mode: no writer or exclusive body may overlap any other body. Afterwards no lock
- * node, hold or watch is left. The run lasts {@code zklock.stress.duration} (default 20 s).
+ * work has ended, not until its caller gave up. Every
+ * body is recorded, from its start under its lock to its end, and zklock's published history
+ * checker ({@code zklock-test-history}) judges them: no writer or exclusive body may overlap any
+ * other body, and fencing tokens are unique; the grants the contexts report are checked for
+ * real-time token order. Afterwards no lock node, hold or watch is left. The run lasts
+ * {@code zklock.stress.duration} (default 20 s).
  */
 @Timeout(180)
 class LockStressTests extends ZkAnnotationTest {
@@ -63,6 +69,8 @@ class LockStressTests extends ZkAnnotationTest {
 	private static final Checker checker = new Checker();
 
 	private static final ExecutorService completer = Executors.newFixedThreadPool(4);
+
+	private static final AtomicInteger contexts = new AtomicInteger();
 
 	private final ApplicationContextRunner contextRunner = lockingContext()
 		.withUserConfiguration(StressConfiguration.class)
@@ -87,7 +95,11 @@ class LockStressTests extends ZkAnnotationTest {
 			}
 			chaos.join();
 			logger.info("stress: {}", checker);
-			assertThat(checker.violations).as("bodies that ran alongside a writer or exclusive body").hasValue(0);
+			CheckResult bodies = checker.bodies.check();
+			logger.info("stress history: {} bodies, {} overlapping; {} grants reported", bodies.grants(),
+					bodies.overlaps().size(), checker.reported.check().grants());
+			bodies.assertSafe();
+			checker.reported.check().assertFenced();
 			assertThat(checker.grants.get()).as("grants").isPositive();
 			for (ConfigurableApplicationContext context : contexts) {
 				LockCoordinator coordinator = context.getBean(LockCoordinator.class);
@@ -194,7 +206,7 @@ class LockStressTests extends ZkAnnotationTest {
 			return;
 		}
 		CompletableFuture.runAsync(() -> {
-			checker.run(key, LockMode.WRITE, "handle");
+			checker.run(handle, "handle");
 			handle.release();
 		}, completer).get(30, TimeUnit.SECONDS);
 	}
@@ -229,12 +241,17 @@ class LockStressTests extends ZkAnnotationTest {
 		return FourLetterWordMain.send4LetterWord("127.0.0.1", server.getPort(), "wchp");
 	}
 
-	/** Counts the bodies running at once per lock path and mode, and names them; thread-safe. */
+	/**
+	 * Records every body into a lock history and every grant the three contexts report into
+	 * another, for zklock's published checker ({@code zklock-test-history}); thread-safe.
+	 */
 	static final class Checker {
 
-		private final Map<String, List<Body>> running = new ConcurrentHashMap<>();
+		/** The bodies: from the moment each starts under its lock to the moment it ends. */
+		final LockHistory bodies = new LockHistory();
 
-		final AtomicInteger violations = new AtomicInteger();
+		/** What the contexts' coordinators report (acquire start, grant, release), for the fencing order. */
+		final LockHistory reported = new LockHistory();
 
 		final AtomicLong grants = new AtomicLong();
 
@@ -247,7 +264,7 @@ class LockStressTests extends ZkAnnotationTest {
 
 		final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
 
-		/** Runs a body of 1–5 ms under the given mode's rules. */
+		/** Runs a body of 1–5 ms under the current thread's annotated lock. */
 		void run(String key, LockMode mode, String shape) {
 			Body body = enter(key, mode, shape);
 			try {
@@ -258,26 +275,36 @@ class LockStressTests extends ZkAnnotationTest {
 			}
 		}
 
-		Body enter(String key, LockMode mode, String shape) {
-			this.grants.incrementAndGet();
-			Body body = new Body(key, mode, shape + "@" + Thread.currentThread().getName());
-			List<Body> bodies = this.running.computeIfAbsent(key, (k) -> new ArrayList<>());
-			synchronized (bodies) {
-				boolean clash = bodies.stream().anyMatch((other) -> other.mode() != LockMode.READ || mode != LockMode.READ);
-				if (clash) {
-					this.violations.incrementAndGet();
-					logger.error("Violation on '{}': {} entered while {} ran", key, body, bodies);
-				}
-				bodies.add(body);
+		/** Runs a body of 1–5 ms under the given lock. */
+		void run(LockHandle lock, String shape) {
+			Body body = enter(lock, shape);
+			try {
+				simulateWork();
 			}
-			return body;
+			finally {
+				exit(body);
+			}
+		}
+
+		/** A body starts under the current thread's annotated lock ({@link LockContext}). */
+		Body enter(String key, LockMode mode, String shape) {
+			LockHandle lock = LockContext.currentLock()
+				.orElseThrow(() -> new IllegalStateException("No annotated lock on this thread for the " + shape
+						+ " body on '" + key + "': pass its handle"));
+			if (!lock.lockPath().equals("stress/" + key)) {
+				throw new IllegalStateException("The " + shape + " body on '" + key + "' runs under " + lock.lockPath());
+			}
+			return enter(lock, shape);
+		}
+
+		/** A body starts under the given lock. */
+		Body enter(LockHandle lock, String shape) {
+			this.grants.incrementAndGet();
+			return new Body(this.bodies.enter(shape, lock));
 		}
 
 		void exit(Body body) {
-			List<Body> bodies = this.running.get(body.key());
-			synchronized (bodies) {
-				bodies.remove(body);
-			}
+			body.section().close();
 		}
 
 		private static void simulateWork() {
@@ -291,37 +318,12 @@ class LockStressTests extends ZkAnnotationTest {
 
 		@Override
 		public String toString() {
-			return "grants=" + this.grants + ", violations=" + this.violations + ", interrupts=" + this.interrupts
-					+ ", cancels=" + this.cancels + ", calls=" + this.calls + ", failures=" + this.failures;
+			return "grants=" + this.grants + ", interrupts=" + this.interrupts + ", cancels=" + this.cancels
+					+ ", calls=" + this.calls + ", failures=" + this.failures;
 		}
 
-		/** One body running under a lock; identity matters (two bodies may look alike). */
-		static final class Body {
-
-			private final String key;
-
-			private final LockMode mode;
-
-			private final String where;
-
-			Body(String key, LockMode mode, String where) {
-				this.key = key;
-				this.mode = mode;
-				this.where = where;
-			}
-
-			String key() {
-				return this.key;
-			}
-
-			LockMode mode() {
-				return this.mode;
-			}
-
-			@Override
-			public String toString() {
-				return this.mode + " " + this.where;
-			}
+		/** One body running under a lock. */
+		record Body(LockHistory.Section section) {
 
 		}
 
@@ -352,13 +354,50 @@ class LockStressTests extends ZkAnnotationTest {
 		/** Completes on another thread, which then releases the lock. */
 		@DistributedLock(path = "stress", key = "#key", waitTime = "10s")
 		public CompletableFuture<Void> stage(String key) {
-			return work(key, LockMode.EXCLUSIVE, "stage").thenApply((ignored) -> null);
+			Checker.Body body = checker.enter(key, LockMode.EXCLUSIVE, "stage");
+			return CompletableFuture.runAsync(Checker::simulateWork, completer)
+				.whenComplete((ignored, error) -> checker.exit(body));
+		}
+
+		/** The body ends before its terminal signal or cancel travels on (doFinally would run after). */
+		@DistributedLock(path = "stress", key = "#key", mode = LockMode.WRITE, waitTime = "10s")
+		public Mono<Void> mono(String key) {
+			return Mono.deferContextual((context) -> {
+				Checker.Body body = checker.enter(ReactiveLockContext.lockIn(context).orElseThrow(), "mono");
+				Runnable exit = once(() -> checker.exit(body));
+				return Mono.delay(Duration.ofMillis(1 + ThreadLocalRandom.current().nextInt(5)))
+					.doOnTerminate(exit)
+					.doOnCancel(exit)
+					.then();
+			});
+		}
+
+		@DistributedLock(path = "stress", key = "#key", mode = LockMode.READ, waitTime = "10s")
+		public Flux<Long> flux(String key) {
+			return Flux.deferContextual((context) -> {
+				Checker.Body body = checker.enter(ReactiveLockContext.lockIn(context).orElseThrow(), "flux");
+				Runnable exit = once(() -> checker.exit(body));
+				return Flux.interval(Duration.ofMillis(1)).take(3).doOnTerminate(exit).doOnCancel(exit);
+			});
+		}
+
+		/** A Mono on a future: its body runs until the future's work ends, whatever its subscriber does. */
+		@DistributedLock(path = "stress", key = "#key", mode = LockMode.WRITE, waitTime = "10s")
+		public Mono<Void> monoOnFuture(String key) {
+			return Mono.fromFuture(work(key, LockMode.WRITE, "mono-timeout"));
+		}
+
+		/** One element at once, then one from a future whose work goes on when the subscriber stops at the first. */
+		@DistributedLock(path = "stress", key = "#key", waitTime = "10s")
+		public Flux<String> fluxOnFuture(String key) {
+			CompletableFuture<String> work = work(key, LockMode.EXCLUSIVE, "flux-take").thenApply((ignored) -> "done");
+			return Flux.just("started").concatWith(Mono.fromFuture(work));
 		}
 
 		/**
-		 * A body of 1–5 ms on another thread, entered now and left by the work itself before it
-		 * completes (a callback on its stage could run after the lock's release, or never if a
-		 * dependent stage were cancelled).
+		 * A body of 1–5 ms on another thread, entered now under the method's lock and left by the
+		 * work itself before it completes (a callback on its stage could run after the lock's
+		 * release, or never if a stage depending on it were cancelled).
 		 */
 		private static CompletableFuture<Void> work(String key, LockMode mode, String shape) {
 			Checker.Body body = checker.enter(key, mode, shape);
@@ -370,41 +409,6 @@ class LockStressTests extends ZkAnnotationTest {
 					checker.exit(body);
 				}
 			}, completer);
-		}
-
-		/** The body ends before its terminal signal or cancel travels on (doFinally would run after). */
-		@DistributedLock(path = "stress", key = "#key", mode = LockMode.WRITE, waitTime = "10s")
-		public Mono<Void> mono(String key) {
-			return Mono.defer(() -> {
-				Checker.Body body = checker.enter(key, LockMode.WRITE, "mono");
-				Runnable exit = once(() -> checker.exit(body));
-				return Mono.delay(Duration.ofMillis(1 + ThreadLocalRandom.current().nextInt(5)))
-					.doOnTerminate(exit)
-					.doOnCancel(exit)
-					.then();
-			});
-		}
-
-		@DistributedLock(path = "stress", key = "#key", mode = LockMode.READ, waitTime = "10s")
-		public Flux<Long> flux(String key) {
-			return Flux.defer(() -> {
-				Checker.Body body = checker.enter(key, LockMode.READ, "flux");
-				Runnable exit = once(() -> checker.exit(body));
-				return Flux.interval(Duration.ofMillis(1)).take(3).doOnTerminate(exit).doOnCancel(exit);
-			});
-		}
-
-		/** A Mono on a future: its body runs until the future's work ends, whatever its subscriber does. */
-		@DistributedLock(path = "stress", key = "#key", mode = LockMode.WRITE, waitTime = "10s")
-		public Mono<Void> monoOnFuture(String key) {
-			return Mono.fromFuture(work(key, LockMode.WRITE, "mono-timeout").thenApply((ignored) -> null));
-		}
-
-		/** One element at once, then one from a future whose work goes on when the subscriber stops at the first. */
-		@DistributedLock(path = "stress", key = "#key", waitTime = "10s")
-		public Flux<String> fluxOnFuture(String key) {
-			CompletableFuture<String> work = work(key, LockMode.EXCLUSIVE, "flux-take").thenApply((ignored) -> "done");
-			return Flux.just("started").concatWith(Mono.fromFuture(work));
 		}
 
 		private static Runnable once(Runnable action) {
@@ -432,6 +436,11 @@ class LockStressTests extends ZkAnnotationTest {
 		@Bean
 		Workers workers() {
 			return new Workers();
+		}
+
+		@Bean
+		LockListener stressHistory() {
+			return checker.reported.listener("app-" + contexts.incrementAndGet());
 		}
 
 	}

@@ -18,12 +18,12 @@ import io.zklock.annotation.DistributedLockAdvisor;
 import io.zklock.lock.AbstractLockByCurator;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.HoldOwner;
-import io.zklock.lock.LockRequest;
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockRequest;
 import io.zklock.lock.SharedLockByCurator;
+import io.zklock.lock.spi.LockCoordinator;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.service.connection.ConnectionDetails;

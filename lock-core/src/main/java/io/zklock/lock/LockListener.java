@@ -3,16 +3,16 @@ package io.zklock.lock;
 import java.time.Duration;
 
 /**
- * Observes the locks of a {@link LockCoordinator}, for metrics, tracing or logs. Every method
+ * Observes the locks of a {@link LockEngine}, for metrics, tracing or logs. Every method
  * has an empty default, so a listener implements only what it needs.
  *
  * <p>
  * {@link #onAcquiring} and its outcome ({@link #onAcquired}, {@link #onTimeout} or
- * {@link #onFailed}) are called on the acquiring thread, in that order; {@link #onReleased} on
- * the releasing thread; {@link #onLost} on the thread that follows the client's connection
- * state. Reentrant acquires and releases of a thread-owned hold are not reported. Keep
- * listeners fast and never block; an exception thrown by a listener is logged and otherwise
- * ignored.
+ * {@link #onFailed}) are called on the acquiring thread, in that order; {@link #onReleasing}
+ * and then {@link #onReleased} on the releasing thread; {@link #onLost} on the thread that
+ * follows the client's connection state. Reentrant acquires and releases of a thread-owned
+ * hold are not reported. Keep listeners fast and never block; an exception thrown by a
+ * listener is logged and otherwise ignored.
  */
 public interface LockListener {
 
@@ -47,6 +47,18 @@ public interface LockListener {
 	 * @param error the failure
 	 */
 	default void onFailed(LockTarget lock, Duration waited, Throwable error) {
+	}
+
+	/**
+	 * The last hold of a lock node starts to be released: the lock node still exists, so no
+	 * other holder can have been granted the lock yet. Together with {@link #onAcquired} it
+	 * bounds the time the holder held the lock as the holder saw it, which a history checker
+	 * needs to tell two holds at once from a handoff ({@link #onReleased} comes after the
+	 * delete, when the next holder may already hold the lock).
+	 * @param lock the lock
+	 * @param fencingToken the lock node's fencing token
+	 */
+	default void onReleasing(LockTarget lock, long fencingToken) {
 	}
 
 	/**
