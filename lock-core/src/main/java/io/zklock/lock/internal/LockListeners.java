@@ -52,6 +52,14 @@ final class LockListeners {
 		publish(lock, "onReleased", (listener) -> listener.onReleased(lock, fencingToken, heldFor, result));
 	}
 
+	void inDoubt(LockTarget lock, long fencingToken, Duration heldFor) {
+		publish(lock, "onInDoubt", (listener) -> listener.onInDoubt(lock, fencingToken, heldFor));
+	}
+
+	void confirmed(LockTarget lock, long fencingToken, Duration inDoubtFor) {
+		publish(lock, "onConfirmed", (listener) -> listener.onConfirmed(lock, fencingToken, inDoubtFor));
+	}
+
 	void lost(LockTarget lock, long fencingToken, Duration heldFor) {
 		publish(lock, "onLost", (listener) -> listener.onLost(lock, fencingToken, heldFor));
 	}
