@@ -23,6 +23,8 @@ import io.zklock.fault.ensemble.InProcessEnsemble;
 import io.zklock.fault.harness.FaultLab;
 import io.zklock.fault.report.Figures;
 import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockListener;
+import io.zklock.lock.LockTarget;
 import io.zklock.lock.spi.LockCoordinator;
 import io.zklock.test.history.CheckResult;
 import io.zklock.test.history.LockHistory;
@@ -76,6 +78,9 @@ class CancellingCallersTests {
 
 	private static final AtomicInteger cancels = new AtomicInteger();
 
+	/** What the member crashes did to held locks: in doubt, confirmed again, lost. */
+	private static final Map<String, AtomicInteger> connectionEvents = new ConcurrentHashMap<>();
+
 	@AfterAll
 	static void stopWorkThreads() {
 		workThreads.shutdownNow();
@@ -96,6 +101,7 @@ class CancellingCallersTests {
 				List<ConfigurableApplicationContext> contexts = List.of(one, two);
 				one.getBean(LockCoordinator.class).addListener(reported.listener("app-1"));
 				two.getBean(LockCoordinator.class).addListener(reported.listener("app-2"));
+				contexts.forEach((context) -> context.getBean(LockCoordinator.class).addListener(new ConnectionEvents()));
 				long end = System.nanoTime() + RUN.toNanos();
 				List<Thread> callers = new ArrayList<>();
 				for (int i = 0; i < 6; i++) {
@@ -131,8 +137,9 @@ class CancellingCallersTests {
 					.extra("calls by shape", calls)
 					.extra("calls failed by shape", failures)
 					.extra("grants reported by the engines", grants.grants())
-					.extra("lock losses reported (in doubt or lost) / found on release",
-							grants.lossReports() + " / " + grants.lostOnRelease());
+					.extra("held locks in doubt / confirmed again / lost", count("in doubt") + " / "
+							+ count("confirmed") + " / " + count("lost"))
+					.extra("losses found on release", grants.lostOnRelease());
 				result.assertSafe();
 				grants.assertFenced();
 				assertThat(cancels.get()).as("callers that gave up").isPositive();
@@ -141,6 +148,31 @@ class CancellingCallersTests {
 		finally {
 			figures.report(FaultLab.outputRoot());
 		}
+	}
+
+	private static int count(String event) {
+		AtomicInteger count = connectionEvents.get(event);
+		return (count != null) ? count.get() : 0;
+	}
+
+	/** Counts what the connection did to held locks. */
+	static final class ConnectionEvents implements LockListener {
+
+		@Override
+		public void onInDoubt(LockTarget lock, long fencingToken, Duration heldFor) {
+			connectionEvents.computeIfAbsent("in doubt", (name) -> new AtomicInteger()).incrementAndGet();
+		}
+
+		@Override
+		public void onConfirmed(LockTarget lock, long fencingToken, Duration inDoubtFor) {
+			connectionEvents.computeIfAbsent("confirmed", (name) -> new AtomicInteger()).incrementAndGet();
+		}
+
+		@Override
+		public void onLost(LockTarget lock, long fencingToken, Duration heldFor) {
+			connectionEvents.computeIfAbsent("lost", (name) -> new AtomicInteger()).incrementAndGet();
+		}
+
 	}
 
 	/** One caller: a random shape and key until the end, giving up on most calls. */
@@ -249,7 +281,7 @@ class CancellingCallersTests {
 			LockHandle lock = LockContext.currentLock()
 				.orElseThrow(() -> new IllegalStateException("No annotated lock on this thread"));
 			LockHistory.Section body = bodies.enter(this.holder, lock);
-			return CompletableFuture.runAsync(() -> {
+			CompletableFuture<Void> task = CompletableFuture.runAsync(() -> {
 				try {
 					sleepThroughInterrupts(2 + ThreadLocalRandom.current().nextInt(9));
 				}
@@ -257,6 +289,8 @@ class CancellingCallersTests {
 					body.close();
 				}
 			}, workThreads);
+			// what the method returns depends on the task: a cancel of it never keeps the task from running
+			return task.copy();
 		}
 
 		private static void sleepThroughInterrupts(long millis) {
