@@ -401,7 +401,7 @@ class LockStressTests extends ZkAnnotationTest {
 		 */
 		private static CompletableFuture<Void> work(String key, LockMode mode, String shape) {
 			Checker.Body body = checker.enter(key, mode, shape);
-			return CompletableFuture.runAsync(() -> {
+			CompletableFuture<Void> task = CompletableFuture.runAsync(() -> {
 				try {
 					Checker.simulateWork();
 				}
@@ -409,6 +409,9 @@ class LockStressTests extends ZkAnnotationTest {
 					checker.exit(body);
 				}
 			}, completer);
+			// what the method returns depends on the task: a cancel of it never keeps the task from
+			// running (a body entered and never left would overlap every later one)
+			return task.copy();
 		}
 
 		private static Runnable once(Runnable action) {
