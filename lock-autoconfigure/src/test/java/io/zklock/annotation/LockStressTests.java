@@ -354,9 +354,7 @@ class LockStressTests extends ZkAnnotationTest {
 		/** Completes on another thread, which then releases the lock. */
 		@DistributedLock(path = "stress", key = "#key", waitTime = "10s")
 		public CompletableFuture<Void> stage(String key) {
-			Checker.Body body = checker.enter(key, LockMode.EXCLUSIVE, "stage");
-			return CompletableFuture.runAsync(Checker::simulateWork, completer)
-				.whenComplete((ignored, error) -> checker.exit(body));
+			return work(key, LockMode.EXCLUSIVE, "stage");
 		}
 
 		/** The body ends before its terminal signal or cancel travels on (doFinally would run after). */
