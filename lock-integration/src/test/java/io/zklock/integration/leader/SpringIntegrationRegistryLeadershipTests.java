@@ -1,0 +1,52 @@
+package io.zklock.integration.leader;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The negative control of issue 22: Spring Integration's own {@code ZookeeperLockRegistry}
+ * (7.0.5, Curator's {@code InterProcessMutex}) under {@code LockRegistryLeaderInitiator}. The
+ * initiator revokes only when its heartbeat's re-entrant {@code tryLock} fails; the mutex
+ * answers a re-entrant acquire from its thread data without asking ZooKeeper, and the
+ * registry's connection probe ({@code checkExists("/")}) succeeds on the client's new session.
+ * So once the leader's session has expired and another instance took the lock, the old leader
+ * goes on believing it leads, and an old leader whose heartbeat failed while its client
+ * reconnected (the probe timed out) is granted leadership again from thread data, holding no
+ * lock node. These tests assert that defect: two leaders at the end of every run.
+ */
+class SpringIntegrationRegistryLeadershipTests extends LeadershipScenarios {
+
+	@Override
+	RegistryKind kind() {
+		return RegistryKind.SPRING_INTEGRATION;
+	}
+
+	@Test
+	void shouldKeepTwoLeadersAfterTheLeadersSessionExpired() throws Exception {
+		Figures figures = sessionExpiry();
+		assertThat(figures.newLeaderAfter()).as("another instance took the lock").isPresent();
+		assertThat(figures.leadersAtEnd()).as("leaders at the end").hasSize(2).contains("a");
+		assertThat(figures.coexistence()).as("two leaders").isGreaterThan(SESSION_TIMEOUT);
+	}
+
+	@Test
+	void shouldGrantThePartitionedLeaderAgainFromThreadDataAfterTheHeal() throws Exception {
+		Figures figures = partition();
+		assertThat(figures.newLeaderAfter()).as("another instance took the lock").isPresent();
+		assertThat(figures.leadersAtEnd()).as("leaders at the end").hasSize(2).contains("a");
+		assertThat(figures.coexistence()).as("two leaders").isGreaterThan(SESSION_TIMEOUT);
+	}
+
+	@Test
+	void shouldKeepTwoLeadersAfterTheLeaderWasPausedPastItsSession() throws Exception {
+		Figures figures = pause(Path.of("target", "leader-logs", "si-pause"));
+		assertThat(figures.newLeaderAfter()).as("another instance took the lock").isPresent();
+		assertThat(figures.revokedAfter()).as("the resumed leader's revocation").isEmpty();
+		assertThat(figures.leadersAtEnd()).as("leaders at the end").hasSize(2).contains("a");
+		assertThat(figures.coexistence()).as("two leaders after SIGCONT").isGreaterThan(SESSION_TIMEOUT);
+	}
+
+}

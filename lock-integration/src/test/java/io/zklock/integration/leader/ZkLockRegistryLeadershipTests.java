@@ -1,0 +1,51 @@
+package io.zklock.integration.leader;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 22's leadership proof: Spring Integration's {@code LockRegistryLeaderInitiator} over
+ * {@link io.zklock.integration.ZkLockRegistry}. The stale leader's heartbeat {@code tryLock}
+ * answers {@code false} once its hold is in doubt or lost, so it is revoked within one session
+ * timeout of the fault (of SIGCONT for a frozen process), two instances never both believe they
+ * lead for longer than that, exactly one leads at the end, and the stale leader's writes with
+ * its old fencing token are refused once the new leader wrote.
+ */
+class ZkLockRegistryLeadershipTests extends LeadershipScenarios {
+
+	@Override
+	RegistryKind kind() {
+		return RegistryKind.ZKLOCK;
+	}
+
+	@Test
+	void shouldRevokeTheLeaderWhoseSessionExpired() throws Exception {
+		Figures figures = sessionExpiry();
+		assertCorrect(figures);
+	}
+
+	@Test
+	void shouldRevokeAPartitionedLeaderWithinTheSessionTimeout() throws Exception {
+		Figures figures = partition();
+		assertCorrect(figures);
+	}
+
+	@Test
+	void shouldRevokeAPausedLeaderOnResumeAndRefuseItsStaleWrite() throws Exception {
+		Figures figures = pause(Path.of("target", "leader-logs", "zklock-pause"));
+		assertCorrect(figures);
+		assertThat(figures.refusedWrites()).as("stale writes of the resumed leader refused").isPositive();
+	}
+
+	private static void assertCorrect(Figures figures) {
+		assertThat(figures.newLeaderAfter()).as("another instance took over").isPresent();
+		assertThat(figures.revokedAfter()).as("the stale leader's revocation").isPresent();
+		assertThat(figures.revokedAfter().get()).as("revocation latency").isLessThanOrEqualTo(SESSION_TIMEOUT);
+		assertThat(figures.coexistence()).as("time with two leaders").isLessThanOrEqualTo(SESSION_TIMEOUT);
+		assertThat(figures.leadersAtEnd()).as("leaders at the end").hasSize(1).doesNotContain("a");
+	}
+
+}
