@@ -145,8 +145,9 @@ class ZkRegistryLock implements FencedLock {
 	 * Releases the current thread's innermost hold.
 	 * @throws IllegalMonitorStateException if the current thread does not hold this lock
 	 * @throws ConcurrentModificationException if this unlock ends a hold that was lost (its
-	 * session expired, or ownership could not be confirmed after a reconnect): the work done
-	 * under it may have overlapped another holder's
+	 * session expired, or ownership could not be confirmed after a reconnect), or that is in
+	 * doubt while the connection is still down: the work done under it may have overlapped
+	 * another holder's
 	 */
 	@Override
 	public void unlock() {
@@ -160,7 +161,10 @@ class ZkRegistryLock implements FencedLock {
 		try {
 			LockHandle handle = holds.handles.poll();
 			if (handle != null) {
-				if (handle.release() == ReleaseResult.LOST) {
+				LockState before = handle.state();
+				ReleaseResult result = handle.release();
+				if (result == ReleaseResult.LOST
+						|| (before != LockState.HELD && result == ReleaseResult.CLEANUP_PENDING)) {
 					throw lost(handle.fencingToken());
 				}
 				return;
@@ -177,8 +181,8 @@ class ZkRegistryLock implements FencedLock {
 
 	private ConcurrentModificationException lost(long fencingToken) {
 		return new ConcurrentModificationException("The lock '" + this.key + "' (lock path '" + this.lockPath
-				+ "', fencing token " + fencingToken + ") was lost while held: its ZooKeeper session expired or "
-				+ "its connection was suspended, so another process may have held it meanwhile. The integrity of "
+				+ "', fencing token " + fencingToken + ") was lost while held: its ZooKeeper session expired, or "
+				+ "its connection was suspended and not confirmed again, so another process may have held it meanwhile. The integrity of "
 				+ "data protected by this lock may have been compromised; pass fencingToken() to what you write "
 				+ "so a resource can refuse a stale holder");
 	}

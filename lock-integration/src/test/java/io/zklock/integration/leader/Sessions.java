@@ -13,12 +13,12 @@ import org.apache.zookeeper.ZooKeeper;
  * ephemeral nodes and the client learns of the expiry at its next contact (the technique of
  * ZooKeeper's own tests and Curator's former {@code KillSession}).
  */
-final class Sessions {
+public final class Sessions {
 
 	private Sessions() {
 	}
 
-	static void expire(CuratorFramework client, String serverConnectString) throws Exception {
+	public static void expire(CuratorFramework client, String serverConnectString) throws Exception {
 		ZooKeeper own = client.getZookeeperClient().getZooKeeper();
 		CountDownLatch connected = new CountDownLatch(1);
 		ZooKeeper twin = new ZooKeeper(serverConnectString, own.getSessionTimeout(), (event) -> {
