@@ -34,7 +34,7 @@ import org.springframework.integration.support.locks.ExpirableLockRegistry;
  * expired (lost) is never re-entered: {@code tryLock} from its owner answers {@code false}
  * and gives the hold up, {@code lock()} gives it up and queues again, and the
  * {@code unlock()} that ends a lost hold throws
- * {@link java.util.concurrent.ConcurrentModificationException}. Curator's
+ * {@link java.util.ConcurrentModificationException}. Curator's
  * {@code InterProcessMutex}, under {@code ZookeeperLockRegistry}, re-enters from its thread
  * data without asking ZooKeeper, so a leader initiator's heartbeat goes on succeeding after
  * the session expired and another instance took the lock.</li>
