@@ -76,44 +76,51 @@ abstract class LeadershipScenarios {
 		this.server.close();
 	}
 
-	/** Two instances; the leader's session is expired at the server. */
-	Figures sessionExpiry() throws Exception {
+	/** The leader's session is expired at the server. */
+	Figures sessionExpiry(int instances) throws Exception {
 		LeaderNode a = node("a", this.server.getConnectString());
 		awaitLeaders(List.of("a"));
-		node("b", this.server.getConnectString());
+		startFollowers(instances);
 		long fault = System.nanoTime();
 		Sessions.expire(a.client(), this.server.getConnectString());
-		return observe("session expiry, 2 instances", "a", fault, fault, SESSION_TIMEOUT.multipliedBy(3));
+		return observe("session expiry, " + instances + " instances", "a", fault, fault, SESSION_TIMEOUT.multipliedBy(3));
 	}
 
-	/** Three instances; the leader cut off from the server for 2T, then healed. */
-	Figures partition() throws Exception {
+	/** The leader cut off from the server for 2T, then healed. */
+	Figures partition(int instances) throws Exception {
 		PartitionProxy proxy = closing(new PartitionProxy(this.server.getPort()));
 		node("a", proxy.connectString());
 		awaitLeaders(List.of("a"));
-		node("b", this.server.getConnectString());
-		node("c", this.server.getConnectString());
+		startFollowers(instances);
 		long fault = System.nanoTime();
 		proxy.cut();
 		awaitUntil(fault + SESSION_TIMEOUT.multipliedBy(2).toNanos());
 		proxy.heal();
-		return observe("partition of 2T then heal, 3 instances", "a", fault, fault, SESSION_TIMEOUT.multipliedBy(4));
+		return observe("partition of 2T then heal, " + instances + " instances", "a", fault, fault,
+				SESSION_TIMEOUT.multipliedBy(4));
 	}
 
-	/** Three instances, the leader in a JVM of its own, frozen for 2T, then resumed. */
-	Figures pause(Path logDir) throws Exception {
+	/** The leader in a JVM of its own, frozen for 2T, then resumed. */
+	Figures pause(int instances) throws Exception {
 		LeaderChild a = closing(new LeaderChild("a", this.server.getConnectString(), SESSION_TIMEOUT, kind(), this.log,
-				this.resource, logDir));
+				this.resource, Path.of("target", "leader-logs", kind().name().toLowerCase() + "-pause-" + instances)));
 		a.awaitStarted(Duration.ofSeconds(60));
 		awaitLeaders(List.of("a"));
-		node("b", this.server.getConnectString());
-		node("c", this.server.getConnectString());
+		startFollowers(instances);
 		long fault = System.nanoTime();
 		a.pause();
 		awaitUntil(fault + SESSION_TIMEOUT.multipliedBy(2).toNanos());
 		long resumed = System.nanoTime();
 		a.resume();
-		return observe("SIGSTOP of 2T then SIGCONT, 3 instances", "a", fault, resumed, SESSION_TIMEOUT.multipliedBy(4));
+		return observe("SIGSTOP of 2T then SIGCONT, " + instances + " instances", "a", fault, resumed,
+				SESSION_TIMEOUT.multipliedBy(4));
+	}
+
+	/** Instances b (and c), in this JVM, straight to the server. */
+	private void startFollowers(int instances) {
+		for (int i = 1; i < instances; i++) {
+			node(String.valueOf((char) ('a' + i)), this.server.getConnectString());
+		}
 	}
 
 	/** Watches the whole {@code window} after the fault, then reads the figures. */

@@ -1,8 +1,7 @@
 package io.zklock.integration.leader;
 
-import java.nio.file.Path;
-
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,25 +23,29 @@ class SpringIntegrationRegistryLeadershipTests extends LeadershipScenarios {
 		return RegistryKind.SPRING_INTEGRATION;
 	}
 
-	@Test
-	void shouldKeepTwoLeadersAfterTheLeadersSessionExpired() throws Exception {
-		Figures figures = sessionExpiry();
+	@ParameterizedTest(name = "{0} instances")
+	@ValueSource(ints = { 2, 3 })
+	void shouldKeepTwoLeadersAfterTheLeadersSessionExpired(int instances) throws Exception {
+		Figures figures = sessionExpiry(instances);
 		assertThat(figures.newLeaderAfter()).as("another instance took the lock").isPresent();
 		assertThat(figures.leadersAtEnd()).as("leaders at the end").hasSize(2).contains("a");
 		assertThat(figures.coexistence()).as("two leaders").isGreaterThan(SESSION_TIMEOUT);
 	}
 
-	@Test
-	void shouldGrantThePartitionedLeaderAgainFromThreadDataAfterTheHeal() throws Exception {
-		Figures figures = partition();
+	@ParameterizedTest(name = "{0} instances")
+	@ValueSource(ints = { 2, 3 })
+	void shouldGrantThePartitionedLeaderAgainFromThreadDataAfterTheHeal(int instances) throws Exception {
+		Figures figures = partition(instances);
 		assertThat(figures.newLeaderAfter()).as("another instance took the lock").isPresent();
+		// granted again once the client reconnected after the heal, a moment that varies: two
+		// leaders at the end of the run, however long they overlapped within it
 		assertThat(figures.leadersAtEnd()).as("leaders at the end").hasSize(2).contains("a");
-		assertThat(figures.coexistence()).as("two leaders").isGreaterThan(SESSION_TIMEOUT);
 	}
 
-	@Test
-	void shouldKeepTwoLeadersAfterTheLeaderWasPausedPastItsSession() throws Exception {
-		Figures figures = pause(Path.of("target", "leader-logs", "si-pause"));
+	@ParameterizedTest(name = "{0} instances")
+	@ValueSource(ints = { 2, 3 })
+	void shouldKeepTwoLeadersAfterTheLeaderWasPausedPastItsSession(int instances) throws Exception {
+		Figures figures = pause(instances);
 		assertThat(figures.newLeaderAfter()).as("another instance took the lock").isPresent();
 		assertThat(figures.revokedAfter()).as("the resumed leader's revocation").isEmpty();
 		assertThat(figures.leadersAtEnd()).as("leaders at the end").hasSize(2).contains("a");

@@ -1,8 +1,7 @@
 package io.zklock.integration.leader;
 
-import java.nio.file.Path;
-
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,21 +20,24 @@ class ZkLockRegistryLeadershipTests extends LeadershipScenarios {
 		return RegistryKind.ZKLOCK;
 	}
 
-	@Test
-	void shouldRevokeTheLeaderWhoseSessionExpired() throws Exception {
-		Figures figures = sessionExpiry();
+	@ParameterizedTest(name = "{0} instances")
+	@ValueSource(ints = { 2, 3 })
+	void shouldRevokeTheLeaderWhoseSessionExpired(int instances) throws Exception {
+		Figures figures = sessionExpiry(instances);
 		assertCorrect(figures);
 	}
 
-	@Test
-	void shouldRevokeAPartitionedLeaderWithinTheSessionTimeout() throws Exception {
-		Figures figures = partition();
+	@ParameterizedTest(name = "{0} instances")
+	@ValueSource(ints = { 2, 3 })
+	void shouldRevokeAPartitionedLeaderWithinTheSessionTimeout(int instances) throws Exception {
+		Figures figures = partition(instances);
 		assertCorrect(figures);
 	}
 
-	@Test
-	void shouldRevokeAPausedLeaderOnResumeAndRefuseItsStaleWrite() throws Exception {
-		Figures figures = pause(Path.of("target", "leader-logs", "zklock-pause"));
+	@ParameterizedTest(name = "{0} instances")
+	@ValueSource(ints = { 2, 3 })
+	void shouldRevokeAPausedLeaderOnResumeAndRefuseItsStaleWrite(int instances) throws Exception {
+		Figures figures = pause(instances);
 		assertCorrect(figures);
 		assertThat(figures.refusedWrites()).as("stale writes of the resumed leader refused").isPositive();
 	}
