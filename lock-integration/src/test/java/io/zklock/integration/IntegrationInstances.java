@@ -4,8 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import javax.sql.DataSource;
 
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockCoordinator;
@@ -17,17 +20,21 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.integration.config.EnableIntegration;
 import org.springframework.integration.dsl.IntegrationFlow;
 import org.springframework.integration.handler.advice.LockRequestHandlerAdvice;
-import org.springframework.integration.store.SimpleMessageStore;
+import org.springframework.integration.jdbc.store.JdbcMessageStore;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHandler;
 
 /**
  * Several application instances in one JVM, each a Spring context with its own ZooKeeper
  * client and {@link ZkLockRegistry}, sharing what a real fleet shares through a database: the
- * aggregator's message store and the data the advised handler updates. Two flows: an
+ * aggregator's groups (each instance its own {@code JdbcMessageStore} over one H2 database, so
+ * nothing in the JVM serializes them) and the data the advised handler updates. Two flows: an
  * aggregator releasing groups of three ({@code aggregatorInput}, correlation header
  * {@code group}) and a handler under {@link LockRequestHandlerAdvice} doing a
  * read–pause–write of a counter per key ({@code adviceInput}, header {@code key}).
@@ -37,7 +44,9 @@ final class IntegrationInstances implements AutoCloseable {
 	/** What the instances share, and what the flows record. */
 	static final class Shared {
 
-		final SimpleMessageStore store = new SimpleMessageStore();
+		/** The database the instances' message stores share. */
+		final DataSource database = new SimpleDriverDataSource(new org.h2.Driver(),
+				"jdbc:h2:mem:aggregation-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
 
 		final Map<Object, List<Object>> released = new ConcurrentHashMap<>();
 
@@ -53,6 +62,12 @@ final class IntegrationInstances implements AutoCloseable {
 
 		Shared(String connectString) {
 			this.connectString = connectString;
+			new ResourceDatabasePopulator(new ClassPathResource("org/springframework/integration/jdbc/schema-h2.sql"))
+				.execute(this.database);
+		}
+
+		int groupsLeft() {
+			return new JdbcMessageStore(this.database).getMessageGroupCount();
 		}
 
 		void release(Message<?> group) {
@@ -134,7 +149,7 @@ final class IntegrationInstances implements AutoCloseable {
 		@Bean
 		IntegrationFlow aggregation(ZkLockRegistry registry, Shared shared) {
 			return IntegrationFlow.from("aggregatorInput")
-				.aggregate((aggregator) -> aggregator.messageStore(shared.store)
+				.aggregate((aggregator) -> aggregator.messageStore(new JdbcMessageStore(shared.database))
 					.lockRegistry(registry)
 					.correlationStrategy((message) -> message.getHeaders().get("group"))
 					.releaseStrategy((group) -> shared.isComplete(group.size()))

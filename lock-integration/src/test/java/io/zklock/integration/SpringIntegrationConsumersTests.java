@@ -74,7 +74,7 @@ class SpringIntegrationConsumersTests {
 		assertThat(this.shared.released).hasSize(groups);
 		this.shared.released.forEach((group, payloads) -> assertThat(payloads).as("group " + group)
 			.containsExactlyInAnyOrder(group + ".0", group + ".1", group + ".2"));
-		assertThat(this.shared.store.getMessageGroupCount()).as("groups left in the store").isZero();
+		assertThat(this.shared.groupsLeft()).as("groups left in the store").isZero();
 	}
 
 	@Test
