@@ -12,10 +12,10 @@ import io.zklock.lock.LockMode;
 import io.zklock.lock.LockPaths;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockState;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.jspecify.annotations.Nullable;
 import org.springframework.integration.support.locks.ExpirableLockRegistry;
 
 /**

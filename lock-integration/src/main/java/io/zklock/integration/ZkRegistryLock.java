@@ -10,7 +10,6 @@ import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockState;
 import io.zklock.lock.ReleaseResult;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -182,9 +181,9 @@ class ZkRegistryLock implements FencedLock {
 	private ConcurrentModificationException lost(long fencingToken) {
 		return new ConcurrentModificationException("The lock '" + this.key + "' (lock path '" + this.lockPath
 				+ "', fencing token " + fencingToken + ") was lost while held: its ZooKeeper session expired, or "
-				+ "its connection was suspended and not confirmed again, so another process may have held it meanwhile. The integrity of "
-				+ "data protected by this lock may have been compromised; pass fencingToken() to what you write "
-				+ "so a resource can refuse a stale holder");
+				+ "its connection was suspended and not confirmed again, so another process may have held it "
+				+ "meanwhile. The integrity of data protected by this lock may have been compromised; pass "
+				+ "fencingToken() to what you write so a resource can refuse a stale holder");
 	}
 
 	@Override
