@@ -5,6 +5,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionStateErrorPolicy;
+import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
 import org.springframework.context.ApplicationListener;
@@ -52,6 +54,18 @@ final class LeaderNode implements AutoCloseable {
 	private final Thread writer;
 
 	LeaderNode(String name, String connectString, Duration sessionTimeout, RegistryKind kind, Reporter reporter) {
+		this(name, connectString, sessionTimeout, kind, new StandardConnectionStateErrorPolicy(),
+				Duration.ofMillis(LockRegistryLeaderInitiator.DEFAULT_HEART_BEAT_TIME), reporter);
+	}
+
+	/**
+	 * An instance whose client follows {@code policy} (under Curator's standard policy a
+	 * suspended connection puts zklock's locks in doubt, under the session policy only a lost
+	 * session counts: Curator Tech Note 14), with the initiator's heartbeat set to
+	 * {@code heartbeat}.
+	 */
+	LeaderNode(String name, String connectString, Duration sessionTimeout, RegistryKind kind,
+			ConnectionStateErrorPolicy policy, Duration heartbeat, Reporter reporter) {
 		this.name = name;
 		this.reporter = reporter;
 		this.client = CuratorFrameworkFactory.builder()
@@ -59,11 +73,13 @@ final class LeaderNode implements AutoCloseable {
 			.sessionTimeoutMs((int) sessionTimeout.toMillis())
 			.connectionTimeoutMs((int) sessionTimeout.toMillis())
 			.retryPolicy(new ExponentialBackoffRetry(100, 3))
+			.connectionStateErrorPolicy(policy)
 			.build();
 		this.client.start();
 		LockRegistry<?> registry = kind.create(this.client);
 		LockRegistryLeaderInitiator initiator = new LockRegistryLeaderInitiator(registry,
 				new DefaultCandidate(name, ROLE));
+		initiator.setHeartBeatMillis(heartbeat.toMillis());
 		this.context.registerBean("lockRegistry", LockRegistry.class, () -> registry);
 		this.context.registerBean("leaderInitiator", LockRegistryLeaderInitiator.class, () -> initiator);
 		this.context.addApplicationListener((ApplicationListener<AbstractLeaderEvent>) (event) -> {

@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.curator.framework.state.ConnectionStateErrorPolicy;
+import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
+import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
@@ -61,6 +64,30 @@ abstract class LeadershipScenarios {
 
 	private final FencedResource resource = new FencedResource();
 
+	/** What the instances in this JVM report, straight into the log and the resource. */
+	private final LeaderNode.Reporter reporter = new LeaderNode.Reporter() {
+
+		@Override
+		public void granted(String instance, long token) {
+			LeadershipScenarios.this.log.granted(instance, token);
+		}
+
+		@Override
+		public void revoked(String instance) {
+			LeadershipScenarios.this.log.revoked(instance);
+		}
+
+		@Override
+		public void write(String instance, long token) {
+			LeadershipScenarios.this.resource.write(instance, token);
+		}
+
+	};
+
+	private ConnectionStateErrorPolicy policy = new StandardConnectionStateErrorPolicy();
+
+	private Duration heartbeat = Duration.ofMillis(500);
+
 	abstract RegistryKind kind();
 
 	@BeforeEach
@@ -96,8 +123,22 @@ abstract class LeadershipScenarios {
 		proxy.cut();
 		awaitUntil(fault + SESSION_TIMEOUT.multipliedBy(2).toNanos());
 		proxy.heal();
-		return observe("partition of 2T then heal, " + instances + " instances", "a", fault, fault,
+		String policyName = (this.policy instanceof SessionConnectionStateErrorPolicy) ? ", session policy" : "";
+		return observe("partition of 2T then heal, " + instances + " instances" + policyName, "a", fault, fault,
 				SESSION_TIMEOUT.multipliedBy(4));
+	}
+
+	/**
+	 * The leader cut off for 2T, then healed, every client under Curator's session policy: a
+	 * suspended connection does not put a lock in doubt, only Curator's verdict that the session
+	 * is lost (one session timeout after the suspension) does. Another instance may be granted
+	 * from T on, the leader is revoked a heartbeat after 5T/3: the heartbeat is 250 ms here, below
+	 * T/3 with room to spare.
+	 */
+	Figures partitionUnderSessionPolicy(int instances) throws Exception {
+		this.policy = new SessionConnectionStateErrorPolicy();
+		this.heartbeat = Duration.ofMillis(250);
+		return partition(instances);
 	}
 
 	/** The leader in a JVM of its own, frozen for 2T, then resumed. */
@@ -138,24 +179,8 @@ abstract class LeadershipScenarios {
 	}
 
 	private LeaderNode node(String name, String connectString) {
-		return closing(new LeaderNode(name, connectString, SESSION_TIMEOUT, kind(), new LeaderNode.Reporter() {
-
-			@Override
-			public void granted(String instance, long token) {
-				LeadershipScenarios.this.log.granted(instance, token);
-			}
-
-			@Override
-			public void revoked(String instance) {
-				LeadershipScenarios.this.log.revoked(instance);
-			}
-
-			@Override
-			public void write(String instance, long token) {
-				LeadershipScenarios.this.resource.write(instance, token);
-			}
-
-		}));
+		return closing(new LeaderNode(name, connectString, SESSION_TIMEOUT, kind(), this.policy, this.heartbeat,
+				this.reporter));
 	}
 
 	private <T extends AutoCloseable> T closing(T closeable) {

@@ -35,6 +35,20 @@ class ZkLockRegistryLeadershipTests extends LeadershipScenarios {
 	}
 
 	@ParameterizedTest(name = "{0} instances")
+	@ValueSource(ints = { 3 })
+	void shouldRevokeAPartitionedLeaderWithinTheSessionTimeoutUnderTheSessionPolicy(int instances) throws Exception {
+		Figures figures = partitionUnderSessionPolicy(instances);
+		// the session is lost at the server when the new leader is granted; the leader is revoked
+		// within T of that, and two leaders overlap less than T
+		assertThat(figures.newLeaderAfter()).as("another instance took over").isPresent();
+		assertThat(figures.revokedAfter()).as("the stale leader's revocation").isPresent();
+		assertThat(figures.revokedAfter().get().minus(figures.newLeaderAfter().get()))
+			.as("revocation after the session was lost").isLessThanOrEqualTo(SESSION_TIMEOUT);
+		assertThat(figures.coexistence()).as("time with two leaders").isLessThanOrEqualTo(SESSION_TIMEOUT);
+		assertThat(figures.leadersAtEnd()).as("leaders at the end").hasSize(1).doesNotContain("a");
+	}
+
+	@ParameterizedTest(name = "{0} instances")
 	@ValueSource(ints = { 2, 3 })
 	void shouldRevokeAPausedLeaderOnResumeAndRefuseItsStaleWrite(int instances) throws Exception {
 		Figures figures = pause(instances);
