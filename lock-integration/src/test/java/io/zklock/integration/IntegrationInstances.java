@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 import io.zklock.lock.ExclusiveLockByCurator;
-import io.zklock.lock.LockCoordinator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -143,7 +142,7 @@ final class IntegrationInstances implements AutoCloseable {
 
 		@Bean
 		ZkLockRegistry lockRegistry(CuratorFramework client) {
-			return new ZkLockRegistry(new ExclusiveLockByCurator(new LockCoordinator(client, "/locks")));
+			return new ZkLockRegistry(new ExclusiveLockByCurator(client, "/locks"));
 		}
 
 		@Bean

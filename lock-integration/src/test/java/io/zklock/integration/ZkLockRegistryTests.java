@@ -8,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 
 import io.zklock.integration.leader.Sessions;
 import io.zklock.lock.ExclusiveLockByCurator;
-import io.zklock.lock.LockCoordinator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -46,8 +45,8 @@ class ZkLockRegistryTests {
 		this.server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 200, -1), true);
 		this.client1 = client();
 		this.client2 = client();
-		this.registry1 = new ZkLockRegistry(new ExclusiveLockByCurator(new LockCoordinator(this.client1, "/locks")));
-		this.registry2 = new ZkLockRegistry(new ExclusiveLockByCurator(new LockCoordinator(this.client2, "/locks")));
+		this.registry1 = new ZkLockRegistry(new ExclusiveLockByCurator(this.client1, "/locks"));
+		this.registry2 = new ZkLockRegistry(new ExclusiveLockByCurator(this.client2, "/locks"));
 	}
 
 	private CuratorFramework client() {
@@ -116,7 +115,7 @@ class ZkLockRegistryTests {
 	@Test
 	void shouldLockAKeyAsOneEncodedSegmentUnderThePrefix() {
 		assertThat(this.registry1.lockPath("orders/42")).isEqualTo("spring-integration/orders%2F42");
-		assertThat(new ZkLockRegistry(new ExclusiveLockByCurator(new LockCoordinator(this.client1, "/locks")), "")
+		assertThat(new ZkLockRegistry(new ExclusiveLockByCurator(this.client1, "/locks"), "")
 			.lockPath("..")).isEqualTo("%2E%2E");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.registry1.obtain(42))
 			.withMessageContaining("Lock key '42' of type java.lang.Integer is invalid");

@@ -4,7 +4,6 @@ import java.util.OptionalLong;
 
 import io.zklock.integration.ZkLockRegistry;
 import io.zklock.lock.ExclusiveLockByCurator;
-import io.zklock.lock.LockCoordinator;
 import org.apache.curator.framework.CuratorFramework;
 
 import org.springframework.integration.support.locks.LockRegistry;
@@ -16,7 +15,7 @@ enum RegistryKind {
 	ZKLOCK {
 		@Override
 		LockRegistry<?> create(CuratorFramework client) {
-			return new ZkLockRegistry(new ExclusiveLockByCurator(new LockCoordinator(client, "/locks")));
+			return new ZkLockRegistry(new ExclusiveLockByCurator(client, "/locks"));
 		}
 
 		@Override
