@@ -3,7 +3,7 @@ package io.zklock.health;
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 
-import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.spi.LockCoordinator;
 
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
 import org.springframework.boot.actuate.health.Health;

@@ -12,7 +12,7 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.jspecify.annotations.Nullable;
 
-import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.spi.LockCoordinator;
 
 /**
  * The health check of zklock's ZooKeeper connection, free of Spring Boot types so that the

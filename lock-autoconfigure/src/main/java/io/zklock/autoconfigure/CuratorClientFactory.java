@@ -10,6 +10,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.logging.LoggingSystem;
@@ -23,7 +24,7 @@ import org.springframework.boot.logging.LoggingSystem;
  */
 final class CuratorClientFactory {
 
-	private final ZkLockProperties.Zookeeper properties;
+	private final ZooKeeperProperties properties;
 
 	private final String rootPath;
 
@@ -33,6 +34,8 @@ final class CuratorClientFactory {
 
 	private final @Nullable LoggingSystem loggingSystem;
 
+	private final ClientSslBundle sslBundle;
+
 	/**
 	 * Creates the factory.
 	 * @param properties zklock's properties
@@ -40,14 +43,16 @@ final class CuratorClientFactory {
 	 * @param checks checks property values and builds the exceptions for invalid ones
 	 * @param loggingSystem the application's logging system, to silence the client while it
 	 * connects; {@code null} to leave logging alone
+	 * @param sslBundle the SSL bundle the client takes its TLS material from, if one is named
 	 */
 	CuratorClientFactory(ZkLockProperties properties, ZkLockConnectionDetails connectionDetails,
-			ZkLockPropertyChecks checks, @Nullable LoggingSystem loggingSystem) {
+			ZkLockPropertyChecks checks, @Nullable LoggingSystem loggingSystem, ClientSslBundle sslBundle) {
 		this.properties = properties.getZookeeper();
 		this.rootPath = properties.getRootPath();
 		this.connectionDetails = connectionDetails;
 		this.checks = checks;
 		this.loggingSystem = loggingSystem;
+		this.sslBundle = sslBundle;
 	}
 
 	CuratorFramework createAndStart(ExecutorService safeNotifyExecutor, List<CuratorFrameworkCustomizer> customizers) {
@@ -58,11 +63,14 @@ final class CuratorClientFactory {
 		try {
 			int waitMillis = this.checks.millis("zklock.zookeeper.block-until-connected",
 					this.properties.getBlockUntilConnected(), "30s");
-			CuratorFramework client = build(connectString, customizers, safeNotifyExecutor);
+			ZKClientConfig clientConfig = ZooKeeperTlsConfig.create(this.properties.getSsl(), this.sslBundle,
+					this.checks);
+			CuratorFramework client = build(connectString, customizers, safeNotifyExecutor, clientConfig);
 			if (connect(client, connectString, waitMillis)) {
+				this.sslBundle.follow(client);
 				return client;
 			}
-			throw unreachable(connectString, ensemble, waitMillis);
+			throw unreachable(connectString, ensemble, waitMillis, clientConfig);
 		}
 		finally {
 			restoreLogs.run();
@@ -70,8 +78,8 @@ final class CuratorClientFactory {
 	}
 
 	private CuratorFramework build(String connectString, List<CuratorFrameworkCustomizer> customizers,
-			ExecutorService safeNotifyExecutor) {
-		ZkLockProperties.Retry retry = this.properties.getRetry();
+			ExecutorService safeNotifyExecutor, ZKClientConfig clientConfig) {
+		ZooKeeperRetryProperties retry = this.properties.getRetry();
 		String namespace = this.properties.getNamespace();
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
@@ -85,11 +93,11 @@ final class CuratorClientFactory {
 					this.checks.millis("zklock.zookeeper.retry.max-sleep", retry.getMaxSleep(), "5s"),
 					this.checks.count("zklock.zookeeper.retry.max-retries", retry.getMaxRetries())))
 			.runSafeService(safeNotifyExecutor)
-			.connectionStateErrorPolicy(
-					(this.properties.getConnectionStateErrorPolicy() == ZkLockProperties.ConnectionStateErrorPolicy.SESSION)
-							? new SessionConnectionStateErrorPolicy() : new StandardConnectionStateErrorPolicy())
-			.zkClientConfig(ZooKeeperTlsConfig.create(this.properties.getSsl(), this.checks));
-		ZkLockProperties.Auth auth = this.properties.getAuth();
+			.connectionStateErrorPolicy((this.properties
+				.getConnectionStateErrorPolicy() == ZooKeeperProperties.ConnectionStateErrorPolicy.SESSION)
+						? new SessionConnectionStateErrorPolicy() : new StandardConnectionStateErrorPolicy())
+			.zkClientConfig(clientConfig);
+		ZooKeeperAuthProperties auth = this.properties.getAuth();
 		if (auth.isConfigured()) {
 			builder.authorization(auth.getScheme(), auth.getCredentials().getBytes(StandardCharsets.UTF_8))
 				.aclProvider(new LockNodeAclProvider(builder.getNamespace(), this.rootPath));
@@ -138,13 +146,16 @@ final class CuratorClientFactory {
 		}
 	}
 
-	private ZooKeeperConnectionException unreachable(String connectString, ConnectString ensemble, int waitMillis) {
-		boolean tls = this.properties.getSsl().isEnabled();
+	private ZooKeeperConnectionException unreachable(String connectString, ConnectString ensemble, int waitMillis,
+			ZKClientConfig clientConfig) {
+		boolean tls = this.properties.getSsl().isTls();
 		return new ZooKeeperConnectionException(connectString,
 				"Could not connect to the ZooKeeper ensemble at '" + connectString + "' within " + waitMillis + " ms"
-						+ (tls ? " over TLS" : "") + " (" + EnsembleProbe.describe(ensemble.servers()) + ").",
+						+ (tls ? " over TLS" : "") + " ("
+						+ EnsembleProbe.describe(ensemble.servers(), tls ? clientConfig : null) + ").",
 				"Check that the ensemble is running and reachable and that zklock.zookeeper.connect-string is right"
-						+ (tls ? " and serves TLS on that port (zklock.zookeeper.ssl.*)" : "")
+						+ (tls ? " and serves TLS on that port with a certificate that the client trusts and that "
+								+ "names the host or address the connect string gives (zklock.zookeeper.ssl.*)" : "")
 						+ "; to wait longer at start-up, raise zklock.zookeeper.block-until-connected.",
 				null);
 	}

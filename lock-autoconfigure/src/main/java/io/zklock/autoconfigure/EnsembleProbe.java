@@ -10,11 +10,15 @@ import java.net.UnknownHostException;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.jspecify.annotations.Nullable;
+
 /**
  * Tells, after the client failed to connect at start-up, what each server of the connect
  * string does: unknown host, connection refused, no answer, or accepting TCP connections
- * (then ZooKeeper itself, or TLS, is what did not answer). One name lookup and one TCP
- * connect per server, for at most {@value #MAX_SERVERS} servers; the start-up failure
+ * (then ZooKeeper itself, or TLS, is what did not answer; for a TLS client one handshake
+ * tells which). One name lookup and one TCP connect per server, for at most
+ * {@value #MAX_SERVERS} servers; the start-up failure
  * message carries the result, since the ZooKeeper client's own logs are quiet then.
  */
 final class EnsembleProbe {
@@ -33,15 +37,26 @@ final class EnsembleProbe {
 	 * joined with {@code "; "}
 	 */
 	static String describe(List<ConnectString.Server> servers) {
+		return describe(servers, null);
+	}
+
+	/**
+	 * Probes the servers, and for a TLS client shakes hands with each that accepts TCP
+	 * connections ({@link TlsHandshakeProbe}).
+	 * @param servers the servers of the connect string
+	 * @param tls the client's configuration if it connects over TLS, else {@code null}
+	 * @return one clause per server, joined with {@code "; "}
+	 */
+	static String describe(List<ConnectString.Server> servers, @Nullable ZKClientConfig tls) {
 		String probed = servers.stream()
 			.limit(MAX_SERVERS)
-			.map(EnsembleProbe::describe)
+			.map((server) -> describe(server, tls))
 			.collect(Collectors.joining("; "));
 		return (servers.size() > MAX_SERVERS) ? probed + "; " + (servers.size() - MAX_SERVERS) + " more not probed"
 				: probed;
 	}
 
-	private static String describe(ConnectString.Server server) {
+	private static String describe(ConnectString.Server server, @Nullable ZKClientConfig tls) {
 		InetAddress address;
 		try {
 			address = InetAddress.getByName(server.host());
@@ -51,7 +66,6 @@ final class EnsembleProbe {
 		}
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress(address, server.port()), CONNECT_TIMEOUT_MILLIS);
-			return server + ": accepts TCP connections, but no ZooKeeper session was established";
 		}
 		catch (SocketTimeoutException ex) {
 			return server + ": no answer within " + CONNECT_TIMEOUT_MILLIS + " ms";
@@ -62,6 +76,13 @@ final class EnsembleProbe {
 		catch (IOException ex) {
 			return server + ": " + ex.getMessage();
 		}
+		if (tls == null) {
+			return server + ": accepts TCP connections, but no ZooKeeper session was established";
+		}
+		String handshake = TlsHandshakeProbe.describe(tls, server);
+		return server + ": accepts TCP connections, "
+				+ (handshake.startsWith("completes")
+						? "and " + handshake + ", but no ZooKeeper session was established" : "but " + handshake);
 	}
 
 }

@@ -6,9 +6,9 @@ package io.zklock.autoconfigure;
  */
 final class PropertiesZkLockConnectionDetails implements ZkLockConnectionDetails {
 
-	private final ZkLockProperties.Zookeeper properties;
+	private final ZooKeeperProperties properties;
 
-	PropertiesZkLockConnectionDetails(ZkLockProperties.Zookeeper properties) {
+	PropertiesZkLockConnectionDetails(ZooKeeperProperties properties) {
 		this.properties = properties;
 	}
 

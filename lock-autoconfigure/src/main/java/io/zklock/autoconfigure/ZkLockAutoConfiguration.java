@@ -6,6 +6,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Import;
 
@@ -15,11 +16,13 @@ import org.springframework.context.annotation.Import;
  * ({@link io.zklock.lock.ExclusiveLockByCurator}, {@link io.zklock.lock.SharedLockByCurator},
  * and thereby an unqualified {@link io.zklock.lock.ILockByCurator}) and the
  * {@link io.zklock.annotation.DistributedLock} interceptor. Runs after Spring Cloud
- * Zookeeper's auto-configuration, so that its client is reused instead of a second one built.
+ * Zookeeper's auto-configuration, so that its client is reused instead of a second one built,
+ * and after Spring Boot's SSL bundles ({@code zklock.zookeeper.ssl.bundle}).
  *
  * @author zklock
  */
-@AutoConfiguration(afterName = "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration")
+@AutoConfiguration(after = SslAutoConfiguration.class,
+		afterName = "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration")
 @ConditionalOnClass(CuratorFramework.class)
 @ConditionalOnBooleanProperty(name = "zklock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(ZkLockProperties.class)

@@ -12,10 +12,14 @@ import org.apache.zookeeper.common.ClientX509Util;
 /**
  * Builds the {@link ZKClientConfig} of zklock's client from
  * {@code zklock.zookeeper.ssl.*}: TLS over the Netty client socket, with the key and trust
- * stores set on this client only, never as JVM-wide system properties. Stores are opened
- * up front so that a wrong path or password fails start-up with a clear message instead of
- * a connection that never comes up: a missing file as an invalid {@code …location} value,
- * a store that does not open (wrong password or type) as a {@link ZkLockStartupException}.
+ * material set on this client only, never as JVM-wide system properties, from an SSL bundle
+ * ({@link ClientSslBundle}) or from store files. Hostname verification and ZooKeeper's
+ * reverse-DNS fallback ({@code zookeeper.ssl.allowReverseDnsLookup}, ZOOKEEPER-4986, new in
+ * 3.9.5) are always set explicitly, so a JVM-wide {@code zookeeper.ssl.*} system property
+ * (which a new {@link ZKClientConfig} copies) cannot turn them. Store files are opened up
+ * front so that a wrong path or password fails start-up with a clear message instead of a
+ * connection that never comes up: a missing file as an invalid {@code …location} value, a
+ * store that does not open (wrong password or type) as a {@link ZkLockStartupException}.
  */
 final class ZooKeeperTlsConfig {
 
@@ -24,9 +28,9 @@ final class ZooKeeperTlsConfig {
 	private ZooKeeperTlsConfig() {
 	}
 
-	static ZKClientConfig create(ZkLockProperties.Ssl ssl, ZkLockPropertyChecks checks) {
+	static ZKClientConfig create(ZooKeeperSslProperties ssl, ClientSslBundle bundle, ZkLockPropertyChecks checks) {
 		ZKClientConfig config = new ZKClientConfig();
-		if (!ssl.isEnabled()) {
+		if (!ssl.isTls()) {
 			return config;
 		}
 		config.setProperty(ZKClientConfig.SECURE_CLIENT, "true");
@@ -34,6 +38,20 @@ final class ZooKeeperTlsConfig {
 		try (ClientX509Util x509 = new ClientX509Util()) {
 			config.setProperty(x509.getSslHostnameVerificationEnabledProperty(),
 					Boolean.toString(ssl.isHostnameVerification()));
+			config.setProperty(x509.getSslAllowReverseDnsLookupProperty(),
+					Boolean.toString(ssl.isAllowReverseDnsLookup()));
+			if (!ssl.isAllowReverseDnsLookup() && !SaslClientSection.isConfigured(config)) {
+				// ZooKeeper's SASL client (on by default) asks for each server's host name before connecting
+				// (SaslServerPrincipal.getServerPrincipal calls InetSocketAddress.getHostName()): for an address,
+				// a reverse DNS lookup, whose answer then becomes the host the TLS client verifies the certificate
+				// against, the fallback of CVE-2026-24281 by another road. With no JAAS section for the client,
+				// SASL would not authenticate anyway.
+				config.setProperty(ZKClientConfig.ENABLE_CLIENT_SASL_KEY, "false");
+			}
+			if (bundle.isConfigured()) {
+				bundle.applyTo(config, x509);
+				return config;
+			}
 			apply(config, ssl.getKeyStore(), "zklock.zookeeper.ssl.key-store", checks,
 					x509.getSslKeystoreLocationProperty(), x509.getSslKeystorePasswdProperty(),
 					x509.getSslKeystoreTypeProperty());
@@ -44,7 +62,7 @@ final class ZooKeeperTlsConfig {
 		return config;
 	}
 
-	private static void apply(ZKClientConfig config, ZkLockProperties.Store store, String prefix,
+	private static void apply(ZKClientConfig config, TlsStoreProperties store, String prefix,
 			ZkLockPropertyChecks checks, String locationKey, String passwordKey, String typeKey) {
 		if (store.getLocation() == null || store.getLocation().isBlank()) {
 			return;
@@ -65,7 +83,7 @@ final class ZooKeeperTlsConfig {
 	}
 
 	/** Opens a PKCS12 or JKS store with its password (PEM files are read by ZooKeeper). */
-	private static void check(ZkLockProperties.Store store, Path path, String prefix) {
+	private static void check(TlsStoreProperties store, Path path, String prefix) {
 		String type = (store.getType() != null && !store.getType().isBlank()) ? store.getType()
 				: typeFromName(path.getFileName().toString());
 		if (type == null || type.equalsIgnoreCase("PEM")) {

@@ -13,11 +13,11 @@ import org.apache.curator.CuratorZookeeperClient;
 import org.jspecify.annotations.Nullable;
 
 import io.zklock.lock.HeldLock;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockPaths;
-import io.zklock.lock.LockQueue;
-import io.zklock.lock.LockQueueInspector;
-import io.zklock.lock.QueuedNode;
+import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.spi.LockQueue;
+import io.zklock.lock.spi.LockQueueInspector;
+import io.zklock.lock.spi.QueuedNode;
 
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;

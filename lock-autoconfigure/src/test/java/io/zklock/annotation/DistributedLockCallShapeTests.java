@@ -20,10 +20,10 @@ import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
 
 import io.zklock.lock.LockAcquisitionException;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockState;
+import io.zklock.lock.spi.LockCoordinator;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;

@@ -19,9 +19,9 @@ import reactor.test.StepVerifier;
 
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockAcquisitionException;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.spi.LockCoordinator;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;

@@ -5,6 +5,7 @@ import java.lang.reflect.Method;
 import org.junit.jupiter.api.Test;
 
 import io.zklock.autoconfigure.ZkLockProperties;
+import io.zklock.autoconfigure.ZooKeeperProperties;
 import io.zklock.lock.LockListener;
 
 import org.springframework.aot.hint.MemberCategory;
@@ -74,7 +75,7 @@ class DistributedLockRuntimeHintsTests {
 	@Test
 	void shouldRegisterConfigurationPropertiesForBinding() throws Exception {
 		assertThat(RuntimeHintsPredicates.reflection().onType(ZkLockProperties.class)).accepts(this.hints);
-		assertThat(RuntimeHintsPredicates.reflection().onType(ZkLockProperties.Zookeeper.class)).accepts(this.hints);
+		assertThat(RuntimeHintsPredicates.reflection().onType(ZooKeeperProperties.class)).accepts(this.hints);
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onMethodInvocation(ZkLockProperties.class.getMethod("setRootPath", String.class))).accepts(this.hints);
 	}

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockState;
+import io.zklock.lock.spi.LockCoordinator;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;

@@ -4,8 +4,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import io.zklock.endpoint.LocksEndpoint;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
+import io.zklock.lock.spi.LockCoordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

@@ -24,9 +24,9 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.spi.LockCoordinator;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;

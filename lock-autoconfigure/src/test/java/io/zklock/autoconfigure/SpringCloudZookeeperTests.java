@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.spi.LockCoordinator;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;

@@ -18,12 +18,12 @@ import io.zklock.annotation.DistributedLockAdvisor;
 import io.zklock.lock.AbstractLockByCurator;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.HoldOwner;
-import io.zklock.lock.LockRequest;
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockRequest;
 import io.zklock.lock.SharedLockByCurator;
+import io.zklock.lock.spi.LockCoordinator;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.service.connection.ConnectionDetails;
@@ -103,7 +103,7 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 				assertThat(properties.getRootPath()).isEqualTo("/app/locks");
 				assertThat(properties.getDefaultWaitTime()).isEqualTo(Duration.ofSeconds(7));
 				assertThat(properties.getAspectOrder()).isEqualTo(42);
-				ZkLockProperties.Zookeeper zookeeper = properties.getZookeeper();
+				ZooKeeperProperties zookeeper = properties.getZookeeper();
 				assertThat(zookeeper.getConnectString()).isEqualTo(server.getConnectString());
 				assertThat(zookeeper.getNamespace()).isEqualTo("orders-service");
 				assertThat(zookeeper.getSessionTimeout()).isEqualTo(Duration.ofSeconds(20));

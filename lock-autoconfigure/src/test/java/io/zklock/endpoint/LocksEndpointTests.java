@@ -22,10 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import io.zklock.lock.ExclusiveLockByCurator;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockPaths;
+import io.zklock.lock.spi.LockCoordinator;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 

@@ -5,30 +5,30 @@ import java.util.Optional;
 
 /**
  * Base of the two {@link ILockByCurator} beans: the primitive and the hold query are
- * delegated to one shared {@link LockCoordinator}; only the default mode differs.
+ * delegated to one shared {@link LockEngine}; only the default mode differs.
  */
 public abstract class AbstractLockByCurator implements ILockByCurator {
 
-	private final LockCoordinator coordinator;
+	private final LockEngine engine;
 
 	/**
-	 * Creates the lock API over a coordinator.
-	 * @param coordinator the shared lock engine
-	 * @throws IllegalArgumentException if {@code coordinator} is {@code null}
+	 * Creates the lock API over an engine.
+	 * @param engine the shared lock engine, such as an {@link io.zklock.lock.spi.LockCoordinator}
+	 * @throws IllegalArgumentException if {@code engine} is {@code null}
 	 */
-	protected AbstractLockByCurator(LockCoordinator coordinator) {
-		if (coordinator == null) {
-			throw new IllegalArgumentException("'coordinator' must not be null");
+	protected AbstractLockByCurator(LockEngine engine) {
+		if (engine == null) {
+			throw new IllegalArgumentException("'engine' must not be null");
 		}
-		this.coordinator = coordinator;
+		this.engine = engine;
 	}
 
 	/**
-	 * The lock engine this API delegates to.
-	 * @return the coordinator
+	 * The lock engine this API delegates to, for registering a {@link LockListener}.
+	 * @return the engine
 	 */
-	public LockCoordinator getCoordinator() {
-		return this.coordinator;
+	public LockEngine engine() {
+		return this.engine;
 	}
 
 	@Override
@@ -36,12 +36,12 @@ public abstract class AbstractLockByCurator implements ILockByCurator {
 		if (request == null) {
 			throw new IllegalArgumentException("Lock request must not be null; build one with LockRequest.of(path, mode)");
 		}
-		return this.coordinator.acquire(request);
+		return this.engine.acquire(request);
 	}
 
 	@Override
 	public List<HeldLock> heldLocks() {
-		return this.coordinator.getHeldLocks();
+		return this.engine.getHeldLocks();
 	}
 
 }

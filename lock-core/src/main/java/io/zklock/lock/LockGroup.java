@@ -36,16 +36,12 @@ public final class LockGroup implements AutoCloseable {
 		for (String path : paths) {
 			ordered.add(LockPaths.normalize(path));
 		}
-		Deadline deadline = Deadline.after(wait);
+		long start = System.nanoTime();
 		List<LockHandle> acquired = new ArrayList<>(ordered.size());
 		boolean complete = false;
 		try {
 			for (String path : ordered) {
-				LockRequest request = LockRequest.of(path, mode);
-				if (!deadline.isInfinite()) {
-					request = request.waitAtMost(Duration.ofNanos(Math.max(0, deadline.remainingNanos())));
-				}
-				Optional<LockHandle> lock = api.tryAcquire(request);
+				Optional<LockHandle> lock = api.tryAcquire(withinWait(LockRequest.of(path, mode), wait, start));
 				if (lock.isEmpty()) {
 					return Optional.empty();
 				}
@@ -96,6 +92,21 @@ public final class LockGroup implements AutoCloseable {
 	@Override
 	public void close() {
 		release();
+	}
+
+	/**
+	 * The request with what is left of the group's wait, measured on {@link System#nanoTime()}
+	 * since {@code startNanos}; a wait too long for a {@code long} of nanoseconds never ends.
+	 */
+	private static LockRequest withinWait(LockRequest request, Duration wait, long startNanos) {
+		long waitNanos;
+		try {
+			waitNanos = wait.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return request;
+		}
+		return request.waitAtMost(Duration.ofNanos(Math.max(0, waitNanos - (System.nanoTime() - startNanos))));
 	}
 
 	private static int severity(ReleaseResult result) {

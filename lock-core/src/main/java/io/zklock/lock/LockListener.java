@@ -3,7 +3,7 @@ package io.zklock.lock;
 import java.time.Duration;
 
 /**
- * Observes the locks of a {@link LockCoordinator}, for metrics, tracing or logs. Every method
+ * Observes the locks of a {@link LockEngine}, for metrics, tracing or logs. Every method
  * has an empty default, so a listener implements only what it needs.
  *
  * <p>

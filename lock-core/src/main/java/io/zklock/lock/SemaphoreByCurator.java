@@ -1,20 +1,13 @@
 package io.zklock.lock;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
-import org.apache.curator.framework.recipes.locks.Lease;
-import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.KeeperException;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Distributed counting semaphores: N permits on one path, shared by every process, on
- * Curator's {@link InterProcessSemaphoreV2} (the semaphore recipe of the Curator
+ * Curator's {@code InterProcessSemaphoreV2} (the semaphore recipe of the Curator
  * documentation: an internal fair mutex queues takers, and a lease node per permit holder
  * counts the permits in use). With one permit it is a non-reentrant mutex whose nodes are
  * those of Curator's {@code InterProcessSemaphoreMutex}: a second acquire waits for the
@@ -30,55 +23,49 @@ import org.jspecify.annotations.Nullable;
  */
 public class SemaphoreByCurator implements AutoCloseable {
 
-	/** How long a zero-wait try may wait for Curator's internal mutex while permits are free. */
-	private static final Duration ZERO_WAIT_BOUND = Duration.ofSeconds(1);
+	private final LockEngine engine;
 
-	/** One wait for the internal mutex within a zero-wait try, between two looks at the leases. */
-	private static final Duration ZERO_WAIT_SLICE = Duration.ofMillis(50);
-
-	private final CuratorFramework client;
-
-	private final LockRoot root;
-
-	private final SessionGuard guard;
-
-	private final boolean ownsGuard;
+	private final boolean ownsEngine;
 
 	/**
-	 * Creates the semaphores of a lock coordinator: same client, lock root and session guard.
-	 * @param coordinator the coordinator
+	 * Creates the semaphores of a lock engine: same client, lock root and session guard as its
+	 * locks.
+	 * @param engine the engine, such as an {@link io.zklock.lock.spi.LockCoordinator}
+	 * @throws IllegalArgumentException if {@code engine} is {@code null}
 	 */
-	public SemaphoreByCurator(LockCoordinator coordinator) {
-		this(coordinator.getClient(), coordinator.getRoot(), coordinator.sessionGuard(), false);
+	public SemaphoreByCurator(LockEngine engine) {
+		this(engine, false);
 	}
 
 	/**
-	 * Creates semaphores with their own session guard, for use without a coordinator; close
-	 * them when done.
+	 * Creates semaphores with their own engine and session guard, for use without Spring; close
+	 * them when done. The engine is found with {@link java.util.ServiceLoader} (see
+	 * {@link LockEngine}).
 	 * @param client a started Curator client
 	 * @param rootPath the root under which semaphore paths live, such as {@code "/locks"}
 	 * @throws IllegalArgumentException if the root is not a valid ZooKeeper path
+	 * @throws IllegalStateException if zklock-core's engine is not on the class path
 	 */
 	public SemaphoreByCurator(CuratorFramework client, String rootPath) {
-		this(client, new LockRoot(client, rootPath), new SessionGuard(client, (hold) -> {
-		}), true);
+		this(Engines.create(client, rootPath), true);
 	}
 
-	private SemaphoreByCurator(CuratorFramework client, LockRoot root, SessionGuard guard, boolean ownsGuard) {
-		this.client = client;
-		this.root = root;
-		this.guard = guard;
-		this.ownsGuard = ownsGuard;
+	private SemaphoreByCurator(LockEngine engine, boolean ownsEngine) {
+		if (engine == null) {
+			throw new IllegalArgumentException("'engine' must not be null");
+		}
+		this.engine = engine;
+		this.ownsEngine = ownsEngine;
 	}
 
 	/**
-	 * Stops following the connection state if these semaphores have their own session guard;
-	 * nothing otherwise. Leases stay as they are.
+	 * Stops following the connection state if these semaphores have their own engine; nothing
+	 * otherwise. Leases stay as they are.
 	 */
 	@Override
 	public void close() {
-		if (this.ownsGuard) {
-			this.guard.close();
+		if (this.ownsEngine) {
+			this.engine.close();
 		}
 	}
 
@@ -97,7 +84,7 @@ public class SemaphoreByCurator implements AutoCloseable {
 			throw new IllegalArgumentException("Wait " + ((wait != null) ? Durations.format(wait) : "null")
 					+ " for semaphore '" + path + "' is invalid: use a duration of zero or more (Duration.ZERO tries once)");
 		}
-		return acquire(path, permits, wait);
+		return this.engine.acquirePermit(path, permits, wait);
 	}
 
 	/**
@@ -109,7 +96,7 @@ public class SemaphoreByCurator implements AutoCloseable {
 	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails
 	 */
 	public PermitLease acquire(String path, int permits) {
-		return acquire(path, permits, null)
+		return this.engine.acquirePermit(path, permits, null)
 			.orElseThrow(() -> new IllegalStateException("An unbounded wait for '" + path + "' ended without a permit"));
 	}
 
@@ -124,70 +111,6 @@ public class SemaphoreByCurator implements AutoCloseable {
 	 */
 	public Optional<PermitLease> tryAcquireMutex(String path, Duration wait) {
 		return tryAcquire(path, 1, wait);
-	}
-
-	private Optional<PermitLease> acquire(String path, int permits, @Nullable Duration wait) {
-		if (permits < 1) {
-			throw new IllegalArgumentException("Permit count " + permits + " for semaphore '" + path
-					+ "' is invalid: a semaphore needs at least 1 permit");
-		}
-		String relative = this.root.relative(path);
-		String basePath = this.root.zooKeeperPath(relative);
-		String leasesPath = ZKPaths.makePath(basePath, "leases");
-		InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(this.client, basePath, permits);
-		long decidedAt = this.guard.epoch();
-		Lease lease;
-		try {
-			lease = (wait == null) ? semaphore.acquire()
-					: wait.isZero() ? tryFreePermit(semaphore, leasesPath, permits)
-							: semaphore.acquire(wait.toNanos(), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new LockAcquisitionException(relative,
-					"Interrupted while waiting for a permit of semaphore '" + relative + "'", ex);
-		}
-		catch (Exception ex) {
-			throw new LockAcquisitionException(relative,
-					"Could not acquire a permit of semaphore '" + relative + "': " + ex, ex);
-		}
-		if (lease == null) {
-			return Optional.empty();
-		}
-		PermitHold hold = new PermitHold(relative, permits, leasesPath, lease.getNodeName(), this.guard.sessionId(),
-				this.client, this.guard);
-		if (!this.guard.register(hold, decidedAt)) {
-			NodeDeletion.deleteInBackground(this.client, hold.nodePath(), null);
-			throw new LockAcquisitionException(relative, "The session that took a permit of semaphore '" + relative
-					+ "' ended before the permit could be handed out; try again");
-		}
-		return Optional.of(hold);
-	}
-
-	/**
-	 * A zero wait: takes a free permit, waiting for Curator's internal mutex in short slices,
-	 * and gives up once every permit is seen in use (or after {@link #ZERO_WAIT_BOUND}).
-	 */
-	private @Nullable Lease tryFreePermit(InterProcessSemaphoreV2 semaphore, String leasesPath, int permits)
-			throws Exception {
-		Deadline bound = Deadline.after(ZERO_WAIT_BOUND);
-		while (leasesInUse(leasesPath) < permits && !bound.hasPassed()) {
-			Lease lease = semaphore.acquire(ZERO_WAIT_SLICE.toNanos(), TimeUnit.NANOSECONDS);
-			if (lease != null) {
-				return lease;
-			}
-		}
-		return null;
-	}
-
-	private int leasesInUse(String leasesPath) throws Exception {
-		try {
-			List<String> leases = this.client.getChildren().forPath(leasesPath);
-			return leases.size();
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return 0;
-		}
 	}
 
 }

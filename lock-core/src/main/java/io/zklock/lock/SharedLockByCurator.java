@@ -17,21 +17,25 @@ import org.apache.curator.framework.CuratorFramework;
 public class SharedLockByCurator extends AbstractLockByCurator {
 
 	/**
-	 * Creates the read/write lock over a shared coordinator.
-	 * @param coordinator the lock engine, shared with {@link ExclusiveLockByCurator}
+	 * Creates the read/write lock over a shared engine.
+	 * @param engine the lock engine, shared with {@link ExclusiveLockByCurator}, such as an
+	 * {@link io.zklock.lock.spi.LockCoordinator}
+	 * @throws IllegalArgumentException if {@code engine} is {@code null}
 	 */
-	public SharedLockByCurator(LockCoordinator coordinator) {
-		super(coordinator);
+	public SharedLockByCurator(LockEngine engine) {
+		super(engine);
 	}
 
 	/**
-	 * Creates the read/write lock with its own coordinator, for use without Spring.
+	 * Creates the read/write lock with its own engine, for use without Spring; the engine is
+	 * found with {@link java.util.ServiceLoader} (see {@link LockEngine}).
 	 * @param client a started Curator client
 	 * @param rootPath the lock root, such as {@code "/locks"}
 	 * @throws IllegalArgumentException if the lock root is not a valid ZooKeeper path
+	 * @throws IllegalStateException if zklock-core's engine is not on the class path
 	 */
 	public SharedLockByCurator(CuratorFramework client, String rootPath) {
-		this(new LockCoordinator(client, rootPath));
+		this(Engines.create(client, rootPath));
 	}
 
 	/**

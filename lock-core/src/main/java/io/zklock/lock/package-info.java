@@ -1,11 +1,127 @@
 /**
- * zklock's lock API and engine: fair exclusive and read/write locks on Apache ZooKeeper
- * through Apache Curator, with fencing tokens, lock-loss detection and semaphores. No Spring
- * dependency: {@code new ExclusiveLockByCurator(client, "/locks")} works in any Java
- * program.
+ * zklock's lock API: fair exclusive and read/write locks and semaphores on Apache ZooKeeper
+ * through Apache Curator, with fencing tokens and lock-loss detection. This package is all an
+ * application imports; it has no Spring dependency, so it works in any Java program, and under
+ * Spring Boot the same types are beans.
+ *
+ * <h2>The layers of zklock-core</h2>
+ *
+ * <pre>
+ *    application code
+ *         │  injects ILockByCurator, or constructs a bean over a Curator client
+ *         ▼
+ *  ┌───────────────────────────────────────────────────────────────────────┐
+ *  │ io.zklock.lock            the API (this package): what you import      │
+ *  │   ILockByCurator ◄── ExclusiveLockByCurator, SharedLockByCurator       │
+ *  │   SemaphoreByCurator, LockRequest, LockHandle, LockMode, LockListener… │
+ *  │   LockEngine: the seam the beans delegate to                           │
+ *  └───────────────────────────────▲───────────────────────────────────────┘
+ *                                  │ implements LockEngine (imports the API)
+ *  ┌───────────────────────────────┴───────────────────────────────────────┐
+ *  │ io.zklock.lock.spi        the engine's front door, for the Spring      │
+ *  │   LockCoordinator, LockRoot, LockQueueInspector   module and tests     │
+ *  └───────────────────────────────┬───────────────────────────────────────┘
+ *                                  │ uses
+ *  ┌───────────────────────────────▼───────────────────────────────────────┐
+ *  │ io.zklock.lock.internal   the machinery: acquire protocol, session     │
+ *  │   guard, holds, node deletion (imports the API only; no promise)       │
+ *  └───────────────────────────────┬───────────────────────────────────────┘
+ *                                  ▼
+ *                    Apache Curator ──► ZooKeeper ensemble
+ * </pre>
+ *
+ * Dependencies run one way: the engine imports this package, this package imports neither
+ * sub-package (a test keeps it so). The beans reach the engine through {@link LockEngine}: the
+ * constructors that take a Curator client find it with {@link java.util.ServiceLoader}; under
+ * Spring Boot the auto-configuration passes one shared {@link io.zklock.lock.spi.LockCoordinator}.
+ *
+ * <h2>A first lock</h2>
+ *
+ * <pre class="code">
+ * CuratorFramework client = CuratorFrameworkFactory.newClient("zk1:2181", new ExponentialBackoffRetry(100, 3));
+ * client.start();
+ * ILockByCurator locks = new ExclusiveLockByCurator(client, "/locks");
+ * try (LockHandle lock = locks.acquire("orders/42", LockMode.EXCLUSIVE)) {
+ *     write(order, lock.fencingToken());
+ * }
+ * </pre>
+ *
+ * A lock path such as {@code "orders/42"} names a lock under the lock root ({@code "/locks"}
+ * here, {@code zklock.root-path} under Spring Boot). Waiters queue in FIFO order of their lock
+ * nodes and each watches only the node it waits for, so one release wakes one waiter (the lock
+ * recipe of the ZooKeeper documentation, as Curator implements it). {@link LockPaths} states
+ * which lock paths are valid and encodes a key such as {@code "a/b"} as one segment.
+ *
+ * <h2>Modes and beans</h2>
+ * <ul>
+ * <li>{@link ExclusiveLockByCurator}: one holder per lock path; its nodes are those of Curator's
+ * {@code InterProcessMutex}, so the two exclude each other on one path.</li>
+ * <li>{@link SharedLockByCurator}: the read/write lock ({@link LockMode#READ},
+ * {@link LockMode#WRITE}); readers hold together, a writer alone; its nodes are those of
+ * Curator's {@code InterProcessReadWriteLock}.</li>
+ * <li>{@link SemaphoreByCurator}: N permits on one path ({@link PermitLease}), on Curator's
+ * {@code InterProcessSemaphoreV2}.</li>
+ * </ul>
+ * Both lock beans accept every {@link LockMode} in the calls that take one; they differ only in
+ * {@link ILockByCurator#defaultMode()}.
+ *
+ * <h2>Two kinds of hold</h2>
+ * A hold has an owner ({@link HoldOwner}):
+ * <ul>
+ * <li>thread-owned: {@link ILockByCurator#acquireDistributedLock(String)} and
+ * {@link ILockByCurator#releaseDistributedLock(String)} on the same thread,
+ * {@link ILockByCurator#asLock(String)} (a {@link java.util.concurrent.locks.Lock}),
+ * {@link ILockByCurator#asInterProcessLock(String, LockMode)}; reentrant per thread and lock
+ * path, counted locally without a ZooKeeper call;</li>
+ * <li>call-owned: {@link ILockByCurator#acquire(String, LockMode)},
+ * {@link ILockByCurator#tryAcquire(String, LockMode, java.time.Duration)},
+ * {@link ILockByCurator#executeLocked(String, LockMode, java.time.Duration, LockCallback)}: a
+ * {@link LockHandle} released from any thread (asynchronous code needs it), never reentrant:
+ * a second acquire of the same lock path queues behind the first, even on the same thread.</li>
+ * </ul>
+ * Every call goes through one primitive, {@link ILockByCurator#tryAcquire(LockRequest)}: a
+ * {@link LockRequest} names the lock path and mode, and optionally a wait
+ * ({@link LockRequest#waitAtMost(java.time.Duration)}, measured on {@link System#nanoTime()}
+ * and bounding the ZooKeeper calls too), an owner, a name for metrics, and an uninterruptible
+ * wait. {@link ILockByCurator#tryAcquireAll(java.util.Collection, LockMode, java.time.Duration)}
+ * takes several lock paths in one canonical order, all or nothing ({@link LockGroup}).
+ *
+ * <h2>The handle, fencing tokens and lock loss</h2>
+ * A {@link LockHandle} carries the {@link LockHandle#fencingToken()}: the {@code czxid} of its
+ * lock node, which grows with every grant, so a resource that refuses tokens smaller than one
+ * it has seen stays safe when a paused holder wakes up after losing its lock. A lock lives as
+ * long as the client's session: a suspended connection puts it in doubt, a lost session loses
+ * it ({@link LockState}); {@link LockHandle#isHeld()} turns false and
+ * {@link LockHandle#onLost(java.util.function.Consumer)} is called. Release a handle once; the
+ * {@link ReleaseResult} says whether the lock was still held, lost meanwhile, or whether the
+ * delete goes on in the background.
+ *
+ * <h2>Errors</h2>
+ * An invalid lock path or argument throws {@link IllegalArgumentException} naming the value and
+ * the fix; a wait that runs out returns empty from the {@code tryAcquire} calls and throws
+ * {@link LockAcquisitionException} from the others, as do an interrupt and a ZooKeeper failure.
+ * No lock node of a failed acquire is left behind. {@link LockLostException} is for work that
+ * finished after its lock was lost.
+ *
+ * <h2>Sharing one engine, observing it</h2>
+ * Each constructor that takes a client makes its own engine. To share one between the beans
+ * (so that they see each other's holds) and to observe its locks with {@link LockListener}s,
+ * create the engine once:
+ *
+ * <pre class="code">
+ * LockCoordinator engine = new LockCoordinator(client, "/locks");
+ * engine.addListener(metrics);
+ * ILockByCurator locks = new ExclusiveLockByCurator(engine);
+ * SharedLockByCurator readWrite = new SharedLockByCurator(engine);
+ * SemaphoreByCurator semaphores = new SemaphoreByCurator(engine);
+ * </pre>
+ *
+ * {@link ILockByCurator#heldLocks()} lists the holds ({@link HeldLock}) and
+ * {@link ILockByCurator#isHeldByCurrentThread(String)} answers for the current thread.
  *
  * <p>
- * Types of this package are non-null unless marked {@link org.jspecify.annotations.Nullable}.
+ * Every type of this package is thread-safe unless its documentation says otherwise. Types of
+ * this package are non-null unless marked {@link org.jspecify.annotations.Nullable}.
  */
 @NullMarked
 package io.zklock.lock;

@@ -28,13 +28,13 @@ import org.apache.zookeeper.data.Stat;
  * session-id read that stalls (as the handle does while Curator replaces it).
  * Synchronous and asynchronous calls alike, so a test holds for any engine.
  */
-final class FaultyZooKeeper {
+public final class FaultyZooKeeper {
 
 	private FaultyZooKeeper() {
 	}
 
 	/** What to break; every field may change while the test runs. */
-	static final class Faults {
+	public static final class Faults {
 
 		private final String prefix;
 
@@ -48,12 +48,12 @@ final class FaultyZooKeeper {
 		final AtomicLong delayExistsMillis = new AtomicLong();
 
 		/** The next {@code getSessionId()} on this thread waits until {@link #releaseSessionRead} counts down. */
-		volatile Thread stallSessionReadOn;
+		public volatile Thread stallSessionReadOn;
 
 		/** Counted down when the stalled {@code getSessionId()} began waiting. */
-		final CountDownLatch sessionReadStalled = new CountDownLatch(1);
+		public final CountDownLatch sessionReadStalled = new CountDownLatch(1);
 
-		final CountDownLatch releaseSessionRead = new CountDownLatch(1);
+		public final CountDownLatch releaseSessionRead = new CountDownLatch(1);
 
 		final AtomicInteger createRepliesDropped = new AtomicInteger();
 
@@ -65,7 +65,7 @@ final class FaultyZooKeeper {
 			return thread;
 		});
 
-		Faults(String prefix) {
+		public Faults(String prefix) {
 			this.prefix = prefix;
 		}
 
@@ -76,7 +76,7 @@ final class FaultyZooKeeper {
 
 	}
 
-	static ZookeeperFactory factory(Faults faults) {
+	public static ZookeeperFactory factory(Faults faults) {
 		return ZooKeeperHandles.factory((connectString, sessionTimeout, watcher, canBeReadOnly,
 				config) -> new Handle(connectString, sessionTimeout, watcher, canBeReadOnly, config, faults));
 	}

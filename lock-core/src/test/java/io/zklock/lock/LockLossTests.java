@@ -36,7 +36,7 @@ class LockLossTests extends ZkServerTest {
 		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		ExclusiveLockByCurator rival = new ExclusiveLockByCurator(client(false), "/locks");
 		RecordingListener events = new RecordingListener();
-		holder.getCoordinator().addListener(events);
+		holder.engine().addListener(events);
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
 		AtomicInteger lossCalls = new AtomicInteger();
 		lock.onLost((handle) -> lossCalls.incrementAndGet());
@@ -90,7 +90,7 @@ class LockLossTests extends ZkServerTest {
 		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
 		AtomicLong lostAt = new AtomicLong();
-		holder.getCoordinator().addListener(new LockListener() {
+		holder.engine().addListener(new LockListener() {
 			@Override
 			public void onLost(LockTarget target, long fencingToken, Duration heldFor) {
 				lostAt.set(System.nanoTime());

@@ -3,6 +3,7 @@ package io.zklock.lock;
 import java.time.Duration;
 import java.util.List;
 
+import io.zklock.lock.spi.LockCoordinator;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -7,26 +7,26 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
 /** A {@link LockListener} that records every event, for assertions. */
-final class RecordingListener implements LockListener {
+public final class RecordingListener implements LockListener {
 
-	enum Type {
+	public enum Type {
 
 		ACQUIRING, ACQUIRED, TIMEOUT, FAILED, RELEASED, LOST
 
 	}
 
-	record Event(Type type, LockTarget lock, long fencingToken, Duration duration, @Nullable ReleaseResult result,
+	public record Event(Type type, LockTarget lock, long fencingToken, Duration duration, @Nullable ReleaseResult result,
 			@Nullable Throwable error) {
 
 	}
 
 	private final List<Event> events = new CopyOnWriteArrayList<>();
 
-	List<Event> events() {
+	public List<Event> events() {
 		return this.events;
 	}
 
-	List<Type> types() {
+	public List<Type> types() {
 		return this.events.stream().map(Event::type).toList();
 	}
 

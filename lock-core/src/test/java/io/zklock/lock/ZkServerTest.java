@@ -10,11 +10,11 @@ import org.junit.jupiter.api.BeforeEach;
  * Base of the lock-core test classes that share one real server per class
  * ({@link ZkTestSupport#startServer()}) and fresh clients per test.
  */
-abstract class ZkServerTest {
+public abstract class ZkServerTest {
 
-	static TestingServer server;
+	protected static TestingServer server;
 
-	ZkTestSupport.Clients clients;
+	protected ZkTestSupport.Clients clients;
 
 	@BeforeAll
 	static void startServer() throws Exception {

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import ch.qos.logback.classic.Level;
+import io.zklock.lock.internal.LockNodeName;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -36,7 +37,7 @@ import static org.awaitility.Awaitility.await;
  * {@link TestingServer}) on a free port with the four-letter words enabled, Curator clients
  * that stand for separate processes, and probes of the server state (lock nodes, watches).
  */
-final class ZkTestSupport {
+public final class ZkTestSupport {
 
 	/** The client namespace the product uses. */
 	static final String NAMESPACE = "zklock";
@@ -65,7 +66,7 @@ final class ZkTestSupport {
 	}
 
 	/** Ends a client's session now: a twin handle on the same session id closes it. */
-	static void expireSession(TestingServer server, CuratorFramework client) throws Exception {
+	public static void expireSession(TestingServer server, CuratorFramework client) throws Exception {
 		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
 		ZooKeeper twin = new ZooKeeper(server.getConnectString(), 30_000,
 				(event) -> {
@@ -207,7 +208,7 @@ final class ZkTestSupport {
 	 * that contend for locks in the background; {@link #close()} interrupts the threads and
 	 * closes the clients.
 	 */
-	static final class Clients implements AutoCloseable {
+	public static final class Clients implements AutoCloseable {
 
 		private final TestingServer server;
 
@@ -226,7 +227,7 @@ final class ZkTestSupport {
 		}
 
 		/** A started client with the product's namespace. */
-		CuratorFramework newClient() {
+		public CuratorFramework newClient() {
 			return newClient(NAMESPACE, null);
 		}
 
@@ -235,7 +236,7 @@ final class ZkTestSupport {
 		 * @param namespace the namespace, or {@code null} for none
 		 * @param zookeeperFactory a factory for the ZooKeeper handle, or {@code null} for Curator's
 		 */
-		CuratorFramework newClient(String namespace, ZookeeperFactory zookeeperFactory) {
+		public CuratorFramework newClient(String namespace, ZookeeperFactory zookeeperFactory) {
 			return newClient((builder) -> {
 				builder.namespace(namespace);
 				if (zookeeperFactory != null) {
@@ -248,7 +249,7 @@ final class ZkTestSupport {
 		 * A started client with the product's namespace and the fixture's settings (30 s session,
 		 * 10 s connection timeout, one retry), adjusted by {@code settings}.
 		 */
-		CuratorFramework newClient(Consumer<CuratorFrameworkFactory.Builder> settings) {
+		public CuratorFramework newClient(Consumer<CuratorFrameworkFactory.Builder> settings) {
 			// Curator 5.9.0 leaks its SafeNotifyService thread on close: bring our own
 			ExecutorService safeService = Executors.newSingleThreadExecutor((r) -> {
 				Thread thread = new Thread(r, "test-curator-safe-notify");

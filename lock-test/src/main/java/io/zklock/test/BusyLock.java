@@ -12,10 +12,10 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
+import io.zklock.lock.spi.LockCoordinator;
 
 /**
  * A lock held by another ZooKeeper session than the application's, made by

@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeoutException;
 
 import io.zklock.lock.ExclusiveLockByCurator;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.spi.LockCoordinator;
 
 /**
  * zklock's locks as an application uses them without Spring: one {@link LockCoordinator} per

@@ -3,7 +3,7 @@ package io.zklock.benchmarks.jmh;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.spi.LockCoordinator;
 
 /**
  * Replaces zklock's lock bean with {@link InMemoryLocks}, so that an annotated call measures

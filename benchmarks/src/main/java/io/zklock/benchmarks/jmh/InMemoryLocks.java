@@ -7,12 +7,12 @@ import java.util.function.Consumer;
 
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.HoldOwner;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockState;
 import io.zklock.lock.ReleaseResult;
+import io.zklock.lock.spi.LockCoordinator;
 
 /**
  * An {@link ExclusiveLockByCurator} whose {@code tryAcquire} hands out an in-memory handle at

@@ -9,9 +9,9 @@ import java.util.regex.Pattern;
 
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockTarget;
+import io.zklock.lock.spi.LockCoordinator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;

@@ -3,7 +3,7 @@ package io.zklock.autoconfigure.health;
 import org.apache.curator.framework.CuratorFramework;
 
 import io.zklock.health.ZkLockBoot3HealthIndicator;
-import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.spi.LockCoordinator;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;

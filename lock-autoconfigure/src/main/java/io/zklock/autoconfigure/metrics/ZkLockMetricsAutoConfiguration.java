@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
 
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
-import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.spi.LockCoordinator;
 import io.zklock.metrics.HeldLocksMeterBinder;
 import io.zklock.metrics.LockMetricsListener;
 

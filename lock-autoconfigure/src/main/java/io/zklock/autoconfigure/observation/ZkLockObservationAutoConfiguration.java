@@ -4,7 +4,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.apache.curator.framework.CuratorFramework;
 
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
-import io.zklock.lock.LockCoordinator;
+import io.zklock.lock.spi.LockCoordinator;
 import io.zklock.observation.LockAcquisitionObservationConvention;
 import io.zklock.observation.LockObservationListener;
 

@@ -17,15 +17,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.annotation.SkippedCall;
 import io.zklock.annotation.SkippedCallListener;
+import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.HoldOwner;
-import io.zklock.lock.LockRequest;
-import io.zklock.lock.LockCoordinator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockRequest;
+import io.zklock.lock.spi.LockCoordinator;
 import io.zklock.metrics.HeldLocksMeterBinder;
 import io.zklock.metrics.LockMetricsListener;
 

@@ -1,0 +1,300 @@
+package io.zklock.lock.internal;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher.Event.EventType;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One round of an {@link AcquireAttempt}: the protocol steps of one lock node, from its create
+ * to the grant, driven by ZooKeeper replies and watch events (see {@link AcquireAttempt} for the
+ * protocol). A round that finds its node is not ours any more asks the attempt for a new round.
+ * Every method runs under the attempt's lock; replies and events of a round that is no longer
+ * current are ignored. A round knows its attempt only as a {@link RoundOwner}.
+ */
+final class AcquireRound {
+
+	private final RoundOwner<AcquireRound> attempt;
+
+	private final QueueClient queue;
+
+	private final LockNodeCalls calls;
+
+	private final PredecessorWatch watch;
+
+	private boolean started;
+
+	private boolean createInFlight;
+
+	private @Nullable String ourPath;
+
+	private @Nullable Stat ourStat;
+
+	private long session;
+
+	private boolean awaitingPipelinedListing;
+
+	private @Nullable List<String> pipelinedListing;
+
+	private @Nullable QueuePosition waitingAt;
+
+	AcquireRound(RoundOwner<AcquireRound> attempt, QueueClient queue, LockNodeCalls calls) {
+		this.attempt = attempt;
+		this.queue = queue;
+		this.calls = calls;
+		this.watch = new PredecessorWatch(queue.client(), queue.watchersByPath(),
+				(event) -> attempt.locked(() -> onWatchEvent(event)));
+	}
+
+	/**
+	 * Sends what is due on a connected client: the create, with the listing right behind it; or,
+	 * after a reply lost with the connection, the read that was lost.
+	 */
+	void resume() {
+		if (!this.started) {
+			start();
+		}
+		else if (this.ourPath != null && this.ourStat == null && !this.createInFlight) {
+			readOwnStat(this.ourPath);
+		}
+		else {
+			recheck();
+		}
+	}
+
+	private void start() {
+		this.started = true;
+		this.createInFlight = true;
+		this.awaitingPipelinedListing = this.queue.isConnected();
+		this.attempt.send(() -> this.calls.create((client, event) -> this.attempt.locked(() -> onCreated(event))));
+		if (this.awaitingPipelinedListing) {
+			this.attempt.send(() -> this.calls.list(ifCurrent(this::onPipelinedListing)));
+		}
+	}
+
+	/** Our node's path once its create returned, else {@code null}. */
+	@Nullable String nodePath() {
+		return this.ourPath;
+	}
+
+	/** Whether the create's reply is still to come (its node, if any, is then deleted on arrival). */
+	boolean isCreateInFlight() {
+		return this.createInFlight;
+	}
+
+	/** Looks at the queue again, once our node exists (after a reconnect, say). */
+	void recheck() {
+		if (this.ourStat != null && !this.awaitingPipelinedListing) {
+			list();
+		}
+	}
+
+	/** Takes off the watches that have not fired, in the background. */
+	void removeWatches() {
+		this.watch.removeRemaining();
+	}
+
+	/** The grant of this round's node, decided at connection epoch {@code decidedAt}. */
+	GrantedNode granted(long decidedAt) {
+		return new GrantedNode(this.ourPath, this.ourStat.getCzxid(), this.session, decidedAt);
+	}
+
+	private void onCreated(CuratorEvent event) {
+		this.createInFlight = false;
+		String created = event.getName();
+		boolean ok = LockNodeCalls.isOk(event) && created != null;
+		if (!this.attempt.isCurrent(this)) {
+			this.attempt.createdTooLate(ok ? created : null);
+		}
+		else if (LockNodeCalls.isNoNode(event) && this.calls.createParentsNext()) {
+			// a new lock path: the next round creates it first, whatever the deadline
+			this.attempt.newRound();
+		}
+		else if (LockNodeCalls.isNoNode(event) || LockNodeCalls.isConnectionProblem(event)) {
+			// a container parent was reaped between its creation and the create, or Curator's
+			// retries ran out while the ensemble was away (its protected mode then finds and
+			// deletes the node, if there is one): queue again, once connected
+			if (this.attempt.isPastDeadline()) {
+				this.attempt.end(null);
+			}
+			else {
+				this.attempt.newRound();
+			}
+		}
+		else if (!ok) {
+			this.attempt.end(LockNodeCalls.failure(event));
+		}
+		else {
+			this.ourPath = created;
+			Stat stat = event.getStat();
+			if (stat != null && stat.getCzxid() != 0) {
+				created(stat);
+			}
+			else {
+				// protected mode adopted a node whose create reply was lost: no Stat came with it
+				readOwnStat(created);
+			}
+		}
+	}
+
+	private void readOwnStat(String nodePath) {
+		this.attempt.send(() -> this.calls.stat(nodePath, ifCurrent(this::onOwnStat)));
+	}
+
+	private void onOwnStat(CuratorEvent event) {
+		if (LockNodeCalls.isNoNode(event)) {
+			this.attempt.newRound();
+		}
+		else if (LockNodeCalls.isConnectionProblem(event)) {
+			this.attempt.lookAgainWhenConnected();
+		}
+		else if (!LockNodeCalls.isOk(event)) {
+			this.attempt.end(LockNodeCalls.failure(event));
+		}
+		else {
+			created(event.getStat());
+		}
+	}
+
+	private void created(Stat stat) {
+		long sessionId = this.queue.sessionId();
+		if (stat.getEphemeralOwner() != sessionId) {
+			// a node of an ended session must never count as ours: queue again at the back
+			requeue();
+			return;
+		}
+		this.ourStat = stat;
+		this.session = sessionId;
+		if (!this.awaitingPipelinedListing) {
+			evaluateOrList(this.pipelinedListing);
+		}
+	}
+
+	private void onPipelinedListing(CuratorEvent event) {
+		this.awaitingPipelinedListing = false;
+		this.pipelinedListing = LockNodeCalls.isOk(event) ? event.getChildren() : null;
+		if (this.ourStat != null) {
+			evaluateOrList(this.pipelinedListing);
+		}
+	}
+
+	/** Decides from a pipelined listing that contains our node; else lists again. */
+	private void evaluateOrList(@Nullable List<String> pipelined) {
+		if (pipelined != null && pipelined.contains(ourName())) {
+			evaluate(pipelined);
+		}
+		else {
+			list();
+		}
+	}
+
+	private void list() {
+		this.attempt.send(() -> this.calls.list(ifCurrent(this::onListing)));
+	}
+
+	private void onListing(CuratorEvent event) {
+		if (LockNodeCalls.isNoNode(event)) {
+			// the parent is gone, so our node is too (it died with its session)
+			requeue();
+		}
+		else if (LockNodeCalls.isConnectionProblem(event)) {
+			this.attempt.lookAgainWhenConnected();
+		}
+		else if (!LockNodeCalls.isOk(event)) {
+			this.attempt.end(LockNodeCalls.failure(event));
+		}
+		else {
+			evaluate(event.getChildren());
+		}
+	}
+
+	private void evaluate(List<String> children) {
+		QueuePosition position = QueuePosition.of(children, ourName());
+		if (!position.listed() || this.queue.sessionId() != this.session) {
+			// our node died with an expired session (a lagging follower may still list it):
+			// queue again at the back with a node of the current session
+			requeue();
+		}
+		else if (position.holds()) {
+			this.attempt.grant();
+		}
+		else if (this.attempt.isPastDeadline()) {
+			this.attempt.end(null);
+		}
+		else {
+			this.waitingAt = position;
+			String blockerPath = this.calls.lockNodePath(position.blocker());
+			this.attempt.send(() -> this.watch.watch(blockerPath, ifCurrent((event) -> onWatchSet(blockerPath, event))));
+		}
+	}
+
+	private void onWatchSet(String path, CuratorEvent event) {
+		if (LockNodeCalls.isNoNode(event)) {
+			this.watch.fired(path);
+			blockerGone(path);
+		}
+		else if (LockNodeCalls.isConnectionProblem(event)) {
+			this.attempt.lookAgainWhenConnected();
+		}
+		else if (!LockNodeCalls.isOk(event)) {
+			this.attempt.end(LockNodeCalls.failure(event));
+		}
+	}
+
+	private void onWatchEvent(WatchedEvent event) {
+		if (event.getType() == EventType.None || !this.attempt.isCurrentOrEnded(this)) {
+			// connection events: the session guard's signals handle them
+			return;
+		}
+		if (event.getPath() != null) {
+			this.watch.fired(event.getPath());
+		}
+		if (!this.attempt.isCurrent(this)) {
+			return;
+		}
+		if (event.getType() == EventType.NodeDeleted && event.getPath() != null) {
+			blockerGone(event.getPath());
+		}
+		else {
+			// a data change (say Curator's revocation request) consumed the watch: look again
+			list();
+		}
+	}
+
+	/** Handoff without re-listing when the deleted node was our only blocker; else list again. */
+	private void blockerGone(String path) {
+		QueuePosition position = this.waitingAt;
+		if (position != null && position.soleBlocker() && path.equals(this.calls.lockNodePath(position.blocker()))
+				&& this.queue.sessionId() == this.session) {
+			this.attempt.grant();
+		}
+		else {
+			list();
+		}
+	}
+
+	private void requeue() {
+		this.queue.deleteInBackground(this.ourPath);
+		this.attempt.newRound();
+	}
+
+	/** A reply handler that runs {@code step} under the attempt's lock, while this round is current. */
+	private BackgroundCallback ifCurrent(Consumer<CuratorEvent> step) {
+		return (client, event) -> this.attempt.locked(() -> {
+			if (this.attempt.isCurrent(this)) {
+				step.accept(event);
+			}
+		});
+	}
+
+	private String ourName() {
+		return ZKPaths.getNodeFromPath(this.ourPath);
+	}
+
+}

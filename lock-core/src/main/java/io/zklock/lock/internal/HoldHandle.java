@@ -1,0 +1,120 @@
+package io.zklock.lock.internal;
+
+import java.time.Instant;
+import java.util.function.Consumer;
+
+import io.zklock.lock.HoldOwner;
+import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockMode;
+import io.zklock.lock.LockState;
+import io.zklock.lock.ReleaseResult;
+
+/**
+ * A {@link LockHandle} over one entry of a {@link LockHold}; releasing it counts the hold down
+ * once. A thread-owned entry may be detached from its thread first.
+ */
+final class HoldHandle implements LockHandle {
+
+	private final LockRelease release;
+
+	private final LockHold hold;
+
+	/** Written under this handle's monitor. */
+	private volatile boolean released;
+
+	/** Written under this handle's monitor. */
+	private volatile boolean detached;
+
+	HoldHandle(LockRelease release, LockHold hold) {
+		this.release = release;
+		this.hold = hold;
+	}
+
+	@Override
+	public String lockPath() {
+		return this.hold.lockPath();
+	}
+
+	@Override
+	public String lockName() {
+		return this.hold.target().lockName();
+	}
+
+	@Override
+	public String nodePath() {
+		return this.hold.nodePath();
+	}
+
+	@Override
+	public LockMode mode() {
+		return this.hold.mode();
+	}
+
+	@Override
+	public HoldOwner owner() {
+		return this.detached ? HoldOwner.CALL : this.hold.owner();
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.hold.fencingToken();
+	}
+
+	@Override
+	public Instant acquiredAt() {
+		return this.hold.acquiredAt();
+	}
+
+	@Override
+	public boolean isHeld() {
+		return state() == LockState.HELD;
+	}
+
+	@Override
+	public LockState state() {
+		return this.released ? LockState.RELEASED : this.hold.state();
+	}
+
+	@Override
+	public Runnable onLost(Consumer<LockHandle> listener) {
+		if (listener == null) {
+			throw new IllegalArgumentException("Lock-loss listener of '" + lockPath() + "' must not be null");
+		}
+		Runnable callback = () -> listener.accept(this);
+		if (!this.hold.addLossCallback(callback) && !this.released) {
+			callback.run();
+		}
+		return () -> this.hold.removeLossCallback(callback);
+	}
+
+	@Override
+	public LockHandle detachFromThread() {
+		synchronized (this) {
+			if (!this.released && !this.detached && this.hold.owner() == HoldOwner.THREAD) {
+				this.detached = true;
+				this.release.detach(this.hold);
+			}
+		}
+		return this;
+	}
+
+	@Override
+	public ReleaseResult release() {
+		boolean wasDetached;
+		synchronized (this) {
+			if (this.released) {
+				return ReleaseResult.ALREADY_RELEASED;
+			}
+			this.released = true;
+			wasDetached = this.detached;
+		}
+		return this.release.release(this.hold, wasDetached);
+	}
+
+	@Override
+	public String toString() {
+		return "LockHandle[" + this.hold.mode() + " '" + this.hold.lockPath() + "', fencing token "
+				+ this.hold.fencingToken() + ", " + owner() + "-owned, " + state() + "]";
+	}
+
+}

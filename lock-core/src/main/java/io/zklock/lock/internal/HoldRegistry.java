@@ -1,0 +1,85 @@
+package io.zklock.lock.internal;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import io.zklock.lock.HeldLock;
+import io.zklock.lock.HoldOwner;
+import io.zklock.lock.LockState;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The lock holds of one coordinator: every hold is guarded by the {@link SessionGuard}, and
+ * thread-owned holds are also indexed by (thread, lock path) for reentrancy. Call-owned holds
+ * have no thread key, so no later acquire can join them. Thread-safe.
+ */
+final class HoldRegistry {
+
+	private final SessionGuard guard;
+
+	private final ConcurrentMap<ThreadKey, LockHold> threadOwned = new ConcurrentHashMap<>();
+
+	HoldRegistry(SessionGuard guard) {
+		this.guard = guard;
+	}
+
+	/** The current thread's thread-owned hold on {@code lockPath}, or {@code null}. */
+	@Nullable LockHold threadHold(String lockPath) {
+		return this.threadOwned.get(new ThreadKey(Thread.currentThread(), lockPath));
+	}
+
+	/**
+	 * Registers a hold just granted.
+	 * @return {@code false} if its session ended or was lost since the grant was decided: the
+	 * hold is not registered and its node must be given up
+	 * @see SessionGuard#register(GuardedHold, long)
+	 */
+	boolean add(LockHold hold, long decidedAt) {
+		@Nullable ThreadKey key = (hold.owner() == HoldOwner.THREAD)
+				? new ThreadKey(hold.holderThread(), hold.lockPath()) : null;
+		if (key != null) {
+			this.threadOwned.put(key, hold);
+		}
+		if (this.guard.register(hold, decidedAt)) {
+			return true;
+		}
+		if (key != null) {
+			this.threadOwned.remove(key, hold);
+		}
+		return false;
+	}
+
+	/**
+	 * Stops indexing a thread-owned hold by its thread: the thread no longer owns it (its
+	 * handles were detached), so no later acquire of the thread joins it.
+	 */
+	void leaveThread(LockHold hold) {
+		this.threadOwned.remove(new ThreadKey(hold.holderThread(), hold.lockPath()), hold);
+	}
+
+	void remove(LockHold hold) {
+		this.guard.unregister(hold);
+		if (hold.owner() == HoldOwner.THREAD) {
+			this.threadOwned.remove(new ThreadKey(hold.holderThread(), hold.lockPath()), hold);
+		}
+	}
+
+	/** Snapshots of the lock holds, oldest first. */
+	List<HeldLock> snapshot() {
+		List<HeldLock> held = new ArrayList<>();
+		for (GuardedHold hold : this.guard.holds()) {
+			if (hold instanceof LockHold lock && lock.state() != LockState.RELEASED) {
+				held.add(lock.snapshot());
+			}
+		}
+		held.sort(Comparator.comparing(HeldLock::acquiredAt));
+		return held;
+	}
+
+	private record ThreadKey(Thread thread, String lockPath) {
+	}
+
+}

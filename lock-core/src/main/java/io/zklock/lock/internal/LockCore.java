@@ -1,0 +1,197 @@
+package io.zklock.lock.internal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import io.zklock.lock.HeldLock;
+import io.zklock.lock.LockAcquisitionException;
+import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockListener;
+import io.zklock.lock.LockRequest;
+import io.zklock.lock.LockTarget;
+import io.zklock.lock.PermitLease;
+import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The machinery of one Curator client's locks and leases, behind
+ * {@code io.zklock.lock.spi.LockCoordinator}, which resolves lock paths against the lock root
+ * first. Its parts, one job each: the hold registry keeps holds and thread-owned reentrancy,
+ * the session guard follows the connection state (doubt, loss, confirmation), the lock-node
+ * queue speaks the ZooKeeper protocol, the lock release counts holds down and deletes their
+ * nodes, and the permit leases take semaphore permits.
+ *
+ * <p>
+ * Internal: not part of zklock's API, no compatibility promise; public only for
+ * {@code io.zklock.lock.spi.LockCoordinator}, which is what to use. Thread-safe.
+ */
+public final class LockCore implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(LockCore.class);
+
+	private final LockListeners listeners = new LockListeners();
+
+	private final SessionGuard guard;
+
+	private final HoldRegistry holds;
+
+	private final LockNodeQueue queue;
+
+	private final LockRelease release;
+
+	private final PermitLeases permits;
+
+	/**
+	 * Creates the machinery over a client and starts following its connection state.
+	 * @param client a started Curator client
+	 * @param nodeData the bytes every lock node carries (copied)
+	 */
+	public LockCore(CuratorFramework client, byte[] nodeData) {
+		this.guard = new SessionGuard(client, this::reportLost);
+		this.holds = new HoldRegistry(this.guard);
+		this.queue = new LockNodeQueue(client, nodeData, this.guard);
+		this.release = new LockRelease(this.holds, this.queue, this.listeners);
+		this.permits = new PermitLeases(client, this.guard);
+	}
+
+	/**
+	 * Stops following the client's connection state. Held locks stay as they are.
+	 */
+	@Override
+	public void close() {
+		this.guard.close();
+	}
+
+	/**
+	 * Registers a listener for the events of all locks.
+	 * @param listener the listener
+	 * @throws IllegalArgumentException if {@code listener} is {@code null}
+	 */
+	public void addListener(LockListener listener) {
+		this.listeners.add(listener);
+	}
+
+	/**
+	 * The lock nodes held now, oldest first.
+	 * @return a snapshot, one entry per lock node
+	 */
+	public List<HeldLock> heldLocks() {
+		return this.holds.snapshot();
+	}
+
+	/**
+	 * Acquires a lock as the request says, on a lock path already checked against the lock root.
+	 * @param request the request
+	 * @param lockPath its lock path, relative to the lock root
+	 * @param basePath the ZooKeeper path of the lock path's lock nodes
+	 * @return the handle, or empty if the wait ran out (no lock node is then left behind)
+	 * @throws IllegalStateException if the current thread would wait for its own
+	 * thread-owned hold
+	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again), if
+	 * ZooKeeper fails, or if the current thread's thread-owned hold is in doubt or lost
+	 */
+	public Optional<LockHandle> acquire(LockRequest request, String lockPath, String basePath) {
+		LockTarget target = new LockTarget(lockPath, request.lockName().orElseGet(() -> firstSegment(lockPath)),
+				request.mode());
+		LockHold own = this.holds.threadHold(lockPath);
+		if (own != null) {
+			LockHandle reentered = Reentry.enter(this.release, own, request);
+			if (reentered != null) {
+				return Optional.of(reentered);
+			}
+		}
+		long start = System.nanoTime();
+		this.listeners.acquiring(target);
+		Deadline deadline = request.maxWait().map(Deadline::after).orElse(Deadline.never());
+		LockHold hold;
+		try {
+			hold = queueFor(target, basePath, deadline, request);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw failed(target, start, new LockAcquisitionException(lockPath,
+					"Interrupted while waiting for the " + target.mode() + " lock on '" + lockPath + "'", ex));
+		}
+		catch (Exception ex) {
+			throw failed(target, start, new LockAcquisitionException(lockPath, "Could not acquire the "
+					+ target.mode() + " lock on '" + lockPath + "' (ZooKeeper path " + basePath + "): " + ex, ex));
+		}
+		catch (Error ex) {
+			this.listeners.failed(target, since(start), ex);
+			throw ex;
+		}
+		if (hold == null) {
+			this.listeners.timeout(target, since(start));
+			return Optional.empty();
+		}
+		this.listeners.acquired(target, hold.fencingToken(), since(start));
+		return Optional.of(new HoldHandle(this.release, hold));
+	}
+
+	/**
+	 * Takes one of {@code permits} permits of a semaphore whose path is already checked.
+	 * @param path the semaphore path, relative to the lock root
+	 * @param basePath the ZooKeeper path of the semaphore
+	 * @param permits the permit count, at least 1
+	 * @param maxWait the longest wait; {@code null} to wait as long as it takes
+	 * @return the lease, or empty if the wait ran out (nothing is left behind)
+	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails
+	 */
+	public Optional<PermitLease> acquirePermit(String path, String basePath, int permits,
+			@Nullable Duration maxWait) {
+		return this.permits.acquire(path, basePath, permits, maxWait);
+	}
+
+	/**
+	 * Queues a lock node and registers the hold. A connection-state change between the grant
+	 * and the registration reaches no hold, so the registration reads the connection epoch back:
+	 * a grant under a session that has ended is given up and the waiter queues again; a grant
+	 * across a disconnect starts in doubt.
+	 * @return the hold, or {@code null} if the deadline passed
+	 */
+	private @Nullable LockHold queueFor(LockTarget target, String basePath, Deadline deadline, LockRequest request)
+			throws Exception {
+		while (true) {
+			GrantedNode node = this.queue.acquire(basePath, target.mode(), deadline, request.isInterruptible());
+			if (node == null) {
+				return null;
+			}
+			LockHold hold = new LockHold(target, node, request.owner(), Thread.currentThread());
+			if (this.holds.add(hold, node.decidedAt())) {
+				return hold;
+			}
+			this.queue.deleteInBackground(node.nodePath());
+			if (deadline.hasPassed()) {
+				return null;
+			}
+		}
+	}
+
+	private void reportLost(GuardedHold hold) {
+		if (hold instanceof LockHold lock) {
+			logger.warn("Lost the {} lock on '{}' (fencing token {})", lock.mode(), lock.lockPath(), lock.fencingToken());
+			this.listeners.lost(lock.target(), lock.fencingToken(), lock.heldFor());
+		}
+		else {
+			logger.warn("Lost {}", hold);
+		}
+	}
+
+	private LockAcquisitionException failed(LockTarget target, long start, LockAcquisitionException failure) {
+		this.listeners.failed(target, since(start), failure);
+		return failure;
+	}
+
+	private static Duration since(long startNanos) {
+		return Duration.ofNanos(System.nanoTime() - startNanos);
+	}
+
+	private static String firstSegment(String lockPath) {
+		int slash = lockPath.indexOf('/');
+		return (slash < 0) ? lockPath : lockPath.substring(0, slash);
+	}
+
+}

@@ -1,0 +1,236 @@
+package io.zklock.lock.internal;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+import io.zklock.lock.HeldLock;
+import io.zklock.lock.HoldOwner;
+import io.zklock.lock.LockMode;
+import io.zklock.lock.LockState;
+import io.zklock.lock.LockTarget;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One lock node this client holds: a call's, or a thread's shared by that thread's reentrant
+ * acquires of the same lock path. The entry count is local: re-entering costs no ZooKeeper
+ * call. Thread-safe; its state changes under its own monitor, which is never held while
+ * waiting.
+ */
+final class LockHold implements GuardedHold {
+
+	private static final Logger logger = LoggerFactory.getLogger(LockHold.class);
+
+	private final LockTarget target;
+
+	private final GrantedNode node;
+
+	private final HoldOwner owner;
+
+	private final Thread holderThread;
+
+	private final Instant acquiredAt = Instant.now();
+
+	private final long acquiredNanos = System.nanoTime();
+
+	private final List<Runnable> lossCallbacks = new ArrayList<>();
+
+	/** Open handles that the holder thread owns (reentrant entries). */
+	private int entries = 1;
+
+	/** Open handles detached from the holder thread, released later from any thread. */
+	private int detachedEntries;
+
+	private boolean released;
+
+	private LockState state = LockState.HELD;
+
+	LockHold(LockTarget target, GrantedNode node, HoldOwner owner, Thread holderThread) {
+		this.target = target;
+		this.node = node;
+		this.owner = owner;
+		this.holderThread = holderThread;
+	}
+
+	LockTarget target() {
+		return this.target;
+	}
+
+	String lockPath() {
+		return this.target.lockPath();
+	}
+
+	LockMode mode() {
+		return this.target.mode();
+	}
+
+	HoldOwner owner() {
+		return this.owner;
+	}
+
+	Thread holderThread() {
+		return this.holderThread;
+	}
+
+	Instant acquiredAt() {
+		return this.acquiredAt;
+	}
+
+	@Override
+	public long sessionId() {
+		return this.node.sessionId();
+	}
+
+	@Override
+	public String nodePath() {
+		return this.node.nodePath();
+	}
+
+	long fencingToken() {
+		return this.node.fencingToken();
+	}
+
+	/** Time since the grant, on {@link System#nanoTime()}. */
+	Duration heldFor() {
+		return Duration.ofNanos(System.nanoTime() - this.acquiredNanos);
+	}
+
+	synchronized HeldLock snapshot() {
+		return new HeldLock(this.target.lockPath(), this.target.lockName(), this.target.mode(),
+				this.node.fencingToken(), this.node.nodePath(), this.acquiredAt, currentOwner(),
+				this.holderThread.getName(), this.holderThread.getId(), this.entries + this.detachedEntries, state());
+	}
+
+	/**
+	 * Who owns the hold now: a thread-owned hold whose handles were all detached from the thread
+	 * belongs to no thread any more.
+	 */
+	private HoldOwner currentOwner() {
+		return (this.owner == HoldOwner.THREAD && this.entries == 0) ? HoldOwner.CALL : this.owner;
+	}
+
+	/**
+	 * Counts one more reentrant acquire; {@code false} if the hold was released meanwhile, or if
+	 * its thread no longer owns it (every thread entry was detached or released).
+	 */
+	synchronized boolean enter() {
+		if (this.released || this.entries == 0) {
+			return false;
+		}
+		this.entries++;
+		return true;
+	}
+
+	/**
+	 * Turns one thread entry into a detached one.
+	 * @return {@code true} if the thread has no entry left: it no longer owns the hold
+	 */
+	synchronized boolean detach() {
+		if (this.released || this.entries == 0) {
+			return false;
+		}
+		this.entries--;
+		this.detachedEntries++;
+		return this.entries == 0;
+	}
+
+	/**
+	 * Counts one release.
+	 * @param detached whether the released handle had been detached from the thread
+	 * @return what the release leaves
+	 */
+	synchronized Exit exit(boolean detached) {
+		if (this.released) {
+			return Exit.STILL_HELD;
+		}
+		if (detached) {
+			this.detachedEntries--;
+		}
+		else {
+			this.entries--;
+		}
+		if (this.entries == 0 && this.detachedEntries == 0) {
+			this.released = true;
+			return Exit.LAST;
+		}
+		return (this.entries == 0 && !detached) ? Exit.LEFT_THREAD : Exit.STILL_HELD;
+	}
+
+	/** What one release leaves of a hold. */
+	enum Exit {
+
+		/** Other entries remain, the thread's among them if it had any. */
+		STILL_HELD,
+
+		/** The thread's last entry went; detached entries keep the node, owned by no thread. */
+		LEFT_THREAD,
+
+		/** That was the last entry: the node must go. */
+		LAST
+
+	}
+
+	@Override
+	public synchronized LockState state() {
+		return this.released ? LockState.RELEASED : this.state;
+	}
+
+	@Override
+	public boolean degrade(LockState next) {
+		List<Runnable> callbacks;
+		boolean lost;
+		synchronized (this) {
+			if (this.released || this.state == LockState.LOST || this.state == next) {
+				return false;
+			}
+			callbacks = (this.state == LockState.HELD) ? List.copyOf(this.lossCallbacks) : List.of();
+			this.state = next;
+			lost = next == LockState.LOST;
+		}
+		callbacks.forEach(LockHold::runQuietly);
+		return lost;
+	}
+
+	@Override
+	public synchronized void confirm(BooleanSupplier stillValid) {
+		if (!this.released && this.state == LockState.IN_DOUBT && stillValid.getAsBoolean()) {
+			this.state = LockState.HELD;
+		}
+	}
+
+	/**
+	 * Registers a callback for the next time the lock stops being HELD.
+	 * @return {@code true} if registered; {@code false} if the lock is not HELD now (the caller
+	 * runs the callback itself)
+	 */
+	synchronized boolean addLossCallback(Runnable callback) {
+		if (this.released) {
+			return true;
+		}
+		this.lossCallbacks.add(callback);
+		return this.state == LockState.HELD;
+	}
+
+	synchronized void removeLossCallback(Runnable callback) {
+		this.lossCallbacks.remove(callback);
+	}
+
+	private static void runQuietly(Runnable callback) {
+		try {
+			callback.run();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("A lock-loss callback failed", ex);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return this.target.mode() + " '" + this.target.lockPath() + "' (" + this.node.nodePath() + ", fencing token "
+				+ this.node.fencingToken() + ", " + state() + ")";
+	}
+
+}

@@ -1,0 +1,66 @@
+package io.zklock.lock.internal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+import io.zklock.lock.LockListener;
+import io.zklock.lock.LockTarget;
+import io.zklock.lock.ReleaseResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link LockListener}s of one coordinator: calls each in registration order and logs,
+ * never rethrows, what a listener throws. Thread-safe.
+ */
+final class LockListeners {
+
+	private static final Logger logger = LoggerFactory.getLogger(LockListeners.class);
+
+	private final List<LockListener> listeners = new CopyOnWriteArrayList<>();
+
+	void add(LockListener listener) {
+		if (listener == null) {
+			throw new IllegalArgumentException("Lock listener must not be null");
+		}
+		this.listeners.add(listener);
+	}
+
+	void acquiring(LockTarget lock) {
+		publish(lock, "onAcquiring", (listener) -> listener.onAcquiring(lock));
+	}
+
+	void acquired(LockTarget lock, long fencingToken, Duration waited) {
+		publish(lock, "onAcquired", (listener) -> listener.onAcquired(lock, fencingToken, waited));
+	}
+
+	void timeout(LockTarget lock, Duration waited) {
+		publish(lock, "onTimeout", (listener) -> listener.onTimeout(lock, waited));
+	}
+
+	void failed(LockTarget lock, Duration waited, Throwable error) {
+		publish(lock, "onFailed", (listener) -> listener.onFailed(lock, waited, error));
+	}
+
+	void released(LockTarget lock, long fencingToken, Duration heldFor, ReleaseResult result) {
+		publish(lock, "onReleased", (listener) -> listener.onReleased(lock, fencingToken, heldFor, result));
+	}
+
+	void lost(LockTarget lock, long fencingToken, Duration heldFor) {
+		publish(lock, "onLost", (listener) -> listener.onLost(lock, fencingToken, heldFor));
+	}
+
+	private void publish(LockTarget lock, String event, Consumer<LockListener> call) {
+		for (LockListener listener : this.listeners) {
+			try {
+				call.accept(listener);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Lock listener {} failed in {} for '{}'", listener, event, lock.lockPath(), ex);
+			}
+		}
+	}
+
+}

@@ -1,0 +1,119 @@
+package io.zklock.lock.internal;
+
+import io.zklock.lock.LockMode;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * The ZooKeeper requests of one acquire, all sent with Curator's background API (nothing here
+ * waits for a reply): the protected {@code EPHEMERAL_SEQUENTIAL} create of a lock node under
+ * CONTAINER parents, the listing of the lock path, and the read of a lock node's {@code Stat}.
+ */
+final class LockNodeCalls {
+
+	private static final BackgroundCallback IGNORED = (client, event) -> {
+	};
+
+	private final CuratorFramework client;
+
+	private final String basePath;
+
+	private final String nodePrefix;
+
+	private final byte[] nodeData;
+
+	/** Creates that found a parent missing; guarded by the attempt's lock. */
+	private int missingParentRounds;
+
+	LockNodeCalls(CuratorFramework client, String basePath, LockMode mode, byte[] nodeData) {
+		this.client = client;
+		this.basePath = basePath;
+		this.nodePrefix = ZKPaths.makePath(basePath, mode.nodeMarker());
+		this.nodeData = nodeData;
+	}
+
+	/**
+	 * Creates our lock node; the reply carries its path and (unless protected mode adopted it)
+	 * its Stat. The first create assumes the lock path exists, as it does for a lock in use. After
+	 * a create found it missing ({@link #createParentsNext()}), the lock path's CONTAINER create
+	 * goes out right before the node's (pipelined, its reply ignored: NodeExists means another
+	 * client made it); after a second miss, Curator creates every missing parent as a CONTAINER.
+	 * A new key then costs one request for its lock path instead of an {@code exists} per level
+	 * and the protected-mode listing Curator sends after making parents in the background.
+	 */
+	void create(BackgroundCallback reply) throws Exception {
+		if (this.missingParentRounds == 1) {
+			this.client.create().withMode(CreateMode.CONTAINER).inBackground(IGNORED).forPath(this.basePath);
+		}
+		if (this.missingParentRounds > 1) {
+			this.client.create()
+				.creatingParentContainersIfNeeded()
+				.withProtection()
+				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+				.inBackground(reply)
+				.forPath(this.nodePrefix, this.nodeData);
+		}
+		else {
+			this.client.create()
+				.withProtection()
+				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+				.inBackground(reply)
+				.forPath(this.nodePrefix, this.nodeData);
+		}
+	}
+
+	/**
+	 * A create found the lock path (or a parent of it) missing: whether the next create will make
+	 * more of them, that is whether an attempt should try again regardless of its deadline. Once
+	 * Curator makes every parent, a missing parent means a CONTAINER was reaped in between.
+	 */
+	boolean createParentsNext() {
+		if (this.missingParentRounds > 1) {
+			return false;
+		}
+		this.missingParentRounds++;
+		return true;
+	}
+
+	/** Lists the lock path, without a watch. */
+	void list(BackgroundCallback reply) throws Exception {
+		this.client.getChildren().inBackground(reply).forPath(this.basePath);
+	}
+
+	/** Reads a node's Stat. */
+	void stat(String nodePath, BackgroundCallback reply) throws Exception {
+		this.client.checkExists().inBackground(reply).forPath(nodePath);
+	}
+
+	String lockNodePath(String nodeName) {
+		return ZKPaths.makePath(this.basePath, nodeName);
+	}
+
+	static boolean isOk(CuratorEvent event) {
+		return event.getResultCode() == KeeperException.Code.OK.intValue();
+	}
+
+	static boolean isNoNode(CuratorEvent event) {
+		return event.getResultCode() == KeeperException.Code.NONODE.intValue();
+	}
+
+	/**
+	 * Whether a reply failed for the connection's sake (Curator's retries ran out while the
+	 * ensemble was away), not for the request's: then the request is worth sending again once
+	 * connected.
+	 */
+	static boolean isConnectionProblem(CuratorEvent event) {
+		KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+		return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.OPERATIONTIMEOUT
+				|| code == KeeperException.Code.SESSIONEXPIRED || code == KeeperException.Code.SESSIONMOVED;
+	}
+
+	static KeeperException failure(CuratorEvent event) {
+		return KeeperException.create(KeeperException.Code.get(event.getResultCode()), event.getPath());
+	}
+
+}

@@ -1,0 +1,134 @@
+package io.zklock.lock.internal;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.zklock.lock.LockMode;
+import io.zklock.lock.ReleaseResult;
+import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The ZooKeeper side of locking for one client: queues lock nodes ({@link AcquireAttempt}) and
+ * deletes them. Callers park on {@code java.util.concurrent} primitives while ZooKeeper calls
+ * run in Curator's background, so a waiting virtual thread never pins its carrier.
+ * Thread-safe.
+ */
+final class LockNodeQueue {
+
+	/** ZooKeeper calls of an acquire may run this long even when its wait is shorter. */
+	private static final Duration MIN_CALL_TIME = Duration.ofSeconds(1);
+
+	private final CuratorFramework client;
+
+	private final byte[] nodeData;
+
+	private final SessionGuard guard;
+
+	/** The client as the acquires use it, shared by all of them. */
+	private final QueueClient waiters;
+
+	LockNodeQueue(CuratorFramework client, byte[] nodeData, SessionGuard guard) {
+		this.client = client;
+		this.nodeData = nodeData.clone();
+		this.guard = guard;
+		this.waiters = new QueueClient(client, guard);
+	}
+
+	/**
+	 * Queues for the lock at {@code basePath} and waits for it.
+	 * @param interruptible whether an interrupt ends the wait; if not, the waiter keeps its
+	 * place and the interrupt flag is set again on return
+	 * @return the granted node, or {@code null} if the deadline passed first, also during a
+	 * ZooKeeper call (nothing is left behind)
+	 * @throws InterruptedException if interrupted while {@code interruptible} (nothing is left
+	 * behind)
+	 * @throws Exception if ZooKeeper fails (nothing is left behind)
+	 */
+	@Nullable GrantedNode acquire(String basePath, LockMode mode, Deadline deadline, boolean interruptible)
+			throws Exception {
+		LockNodeCalls calls = new LockNodeCalls(this.client, basePath, mode, this.nodeData);
+		AcquireAttempt attempt = new AcquireAttempt(this.waiters, calls, deadline);
+		Runnable unsubscribe = this.guard.subscribe((signal) -> {
+			if (signal == SessionGuard.Signal.CLOSED) {
+				attempt.fail(new IllegalStateException("The Curator client was closed"));
+			}
+			else {
+				attempt.onSignal(signal);
+			}
+		});
+		Deadline callBound = deadline.atLeast(MIN_CALL_TIME);
+		boolean interrupted = false;
+		GrantedNode granted = null;
+		try {
+			attempt.start();
+			while (true) {
+				try {
+					granted = await(attempt, callBound);
+					return granted;
+				}
+				catch (InterruptedException ex) {
+					if (interruptible) {
+						granted = attempt.abandon();
+						if (granted != null) {
+							interrupted = true;
+							return granted;
+						}
+						throw ex;
+					}
+					// keep the place in the queue; the flag is set again on return
+					interrupted = true;
+				}
+			}
+		}
+		finally {
+			if (granted == null) {
+				// nothing half-acquired is left behind when this returns: wait for the delete while connected
+				attempt.abandon();
+				NodeDeletion.awaitWhileConnected(attempt.cleanedUp(), this.guard, MIN_CALL_TIME, null);
+			}
+			unsubscribe.run();
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private @Nullable GrantedNode await(AcquireAttempt attempt, Deadline callBound) throws Exception {
+		try {
+			if (callBound.isInfinite()) {
+				return attempt.outcome().get();
+			}
+			return attempt.outcome().get(Math.max(0, callBound.remainingNanos()), TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException ex) {
+			return attempt.abandon();
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof Exception cause) {
+				throw cause;
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * Deletes a released lock node with Curator's guaranteed delete and waits for the reply,
+	 * but never while disconnected: then the delete goes on in the background and the release
+	 * returns at once.
+	 * @return {@link ReleaseResult#RELEASED}, {@link ReleaseResult#LOST} if the node was
+	 * already gone, or {@link ReleaseResult#CLEANUP_PENDING} if the delete goes on in the
+	 * background (Curator retries it until it succeeds or the session ends)
+	 */
+	ReleaseResult delete(String nodePath) {
+		return NodeDeletion.delete(this.client, this.guard, nodePath);
+	}
+
+	/** Deletes an abandoned or foreign node in the background, never blocking; {@code null} is ignored. */
+	void deleteInBackground(@Nullable String nodePath) {
+		this.waiters.deleteInBackground(nodePath);
+	}
+
+}

@@ -1,0 +1,59 @@
+package io.zklock.lock.internal;
+
+import io.zklock.lock.LockState;
+import io.zklock.lock.ReleaseResult;
+
+/**
+ * What releasing a {@link HoldHandle} does to its {@link LockHold}: counts one entry down and,
+ * with the last, unregisters the hold, deletes its lock node and tells the listeners; or
+ * detaches a thread entry from its thread. Thread-safe.
+ */
+final class LockRelease {
+
+	private final HoldRegistry holds;
+
+	private final LockNodeQueue queue;
+
+	private final LockListeners listeners;
+
+	LockRelease(HoldRegistry holds, LockNodeQueue queue, LockListeners listeners) {
+		this.holds = holds;
+		this.queue = queue;
+		this.listeners = listeners;
+	}
+
+	/**
+	 * Releases one entry of a hold; the node goes with the last.
+	 * @param detached whether the entry's handle was detached from the holder thread
+	 */
+	ReleaseResult release(LockHold hold, boolean detached) {
+		boolean lost = hold.state() == LockState.LOST;
+		LockHold.Exit exit = hold.exit(detached);
+		if (exit == LockHold.Exit.LEFT_THREAD) {
+			this.holds.leaveThread(hold);
+		}
+		if (exit != LockHold.Exit.LAST) {
+			return ReleaseResult.STILL_HELD;
+		}
+		this.holds.remove(hold);
+		ReleaseResult result = this.queue.delete(hold.nodePath());
+		if (lost) {
+			// lost before this release, whatever the delete found (the node may have outlived the
+			// loss, or the delete still waits for a connection): the work under it may have overlapped
+			result = ReleaseResult.LOST;
+		}
+		this.listeners.released(hold.target(), hold.fencingToken(), hold.heldFor(), result);
+		return result;
+	}
+
+	/**
+	 * Detaches one thread entry of a hold from its thread; the thread no longer owns the hold
+	 * once none of its entries is left.
+	 */
+	void detach(LockHold hold) {
+		if (hold.detach()) {
+			this.holds.leaveThread(hold);
+		}
+	}
+
+}

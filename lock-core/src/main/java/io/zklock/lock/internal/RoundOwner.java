@@ -1,0 +1,52 @@
+package io.zklock.lock.internal;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a round of an acquire ({@link AcquireRound}) needs of the attempt that starts it
+ * ({@link AcquireAttempt}): the attempt's lock, its deadline, and the moves that end a round or
+ * the attempt. Every method but {@link #locked(Runnable)} is called with that lock held.
+ *
+ * @param <R> the type of the rounds, so that this interface depends on no round
+ */
+interface RoundOwner<R> {
+
+	/** Runs {@code step} under the attempt's lock. */
+	void locked(Runnable step);
+
+	/** Sends a background request; a request that cannot even be sent ends the attempt. */
+	void send(Request request);
+
+	/** Whether {@code candidate} is the attempt's current round and the attempt goes on. */
+	boolean isCurrent(R candidate);
+
+	/** Whether a round's watch events still matter: it is current, or the attempt ended with it. */
+	boolean isCurrentOrEnded(R candidate);
+
+	/** Whether the attempt's deadline has passed. */
+	boolean isPastDeadline();
+
+	/** Starts a new round: a new lock node at the back of the queue, sent once connected. */
+	void newRound();
+
+	/** A reply failed for the connection's sake: look again once connected. */
+	void lookAgainWhenConnected();
+
+	/** A create whose reply came after the attempt ended or moved on: its node goes. */
+	void createdTooLate(@Nullable String nodePath);
+
+	/** The current round's node holds the lock. */
+	void grant();
+
+	/** Ends the attempt without a grant: given up ({@code error == null}) or failed. */
+	void end(@Nullable Exception error);
+
+	/** A background call that may fail while being sent (the client is closing). */
+	@FunctionalInterface
+	interface Request {
+
+		void send() throws Exception;
+
+	}
+
+}

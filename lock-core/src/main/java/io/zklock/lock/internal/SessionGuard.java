@@ -1,0 +1,285 @@
+package io.zklock.lock.internal;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import io.zklock.lock.LockState;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEventType;
+import org.apache.curator.framework.api.CuratorListener;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows the client's connection state for everything held through ephemeral nodes (locks
+ * and semaphore leases), as Curator Tech Note 14 asks of every lock user: under the client's
+ * {@code ConnectionStateErrorPolicy}, an error state puts every hold in doubt and LOST loses it;
+ * after a reconnect with the same session a hold in doubt is held again only once a quorum
+ * operation (a {@code multi} with a {@code check} of its node, which the leader orders after
+ * every earlier write) found the node owned by the session.
+ *
+ * <p>
+ * Every event of the connection going away (SUSPENDED, LOST) increments the <em>connection
+ * epoch</em>; a confirmation counts only if the epoch did not move since it began, so a SUSPENDED
+ * event racing a confirmation never lets a hold turn HELD while disconnected, and a grant
+ * decided before such an event starts in doubt. Confirmations run on this guard's own daemon thread
+ * (ZooKeeper calls block), never on Curator's shared threads. Waiting acquires and releases
+ * subscribe to connection signals through {@link #subscribe(Consumer)}.
+ *
+ * <p>
+ * Thread-safe.
+ */
+final class SessionGuard implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(SessionGuard.class);
+
+	/** What waiting acquires and releases are told. */
+	enum Signal {
+
+		/** Not connected any more (SUSPENDED, or an error state of the policy). */
+		DISCONNECTED,
+
+		/** Connected again (same session or a new one). */
+		RECONNECTED,
+
+		/** The session is lost. */
+		LOST,
+
+		/** The client is closing. */
+		CLOSED
+
+	}
+
+	private final CuratorFramework client;
+
+	private final Consumer<GuardedHold> lossReporter;
+
+	private final Set<GuardedHold> holds = ConcurrentHashMap.newKeySet();
+
+	private final Set<Consumer<Signal>> subscribers = ConcurrentHashMap.newKeySet();
+
+	private final AtomicLong epoch = new AtomicLong();
+
+	/** The epoch of the last LOST event: a grant decided before it belongs to a lost session. */
+	private final AtomicLong lostAt = new AtomicLong(-1);
+
+	/**
+	 * Orders registrations against connection events: a hold is either registered before an
+	 * event, which then reaches it, or checked against the event's epoch and refused. Never held
+	 * while loss callbacks run or while calling into the client.
+	 */
+	private final Object registration = new Object();
+
+	private final ThreadPoolExecutor confirmations;
+
+	private final ConnectionStateListener stateListener = (client, state) -> stateChanged(state);
+
+	private final CuratorListener closeListener = (client, event) -> {
+		if (event.getType() == CuratorEventType.CLOSING) {
+			signal(Signal.CLOSED);
+		}
+	};
+
+	/**
+	 * @param client the client whose connection state to follow
+	 * @param lossReporter told of each hold that became LOST, on the thread that noticed
+	 */
+	SessionGuard(CuratorFramework client, Consumer<GuardedHold> lossReporter) {
+		this.client = client;
+		this.lossReporter = lossReporter;
+		this.confirmations = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+				(runnable) -> {
+					Thread thread = new Thread(runnable, "zklock-ownership-confirmation");
+					thread.setDaemon(true);
+					return thread;
+				});
+		this.confirmations.allowCoreThreadTimeOut(true);
+		client.getConnectionStateListenable().addListener(this.stateListener);
+		client.getCuratorListenable().addListener(this.closeListener);
+	}
+
+	@Override
+	public void close() {
+		this.client.getConnectionStateListenable().removeListener(this.stateListener);
+		this.client.getCuratorListenable().removeListener(this.closeListener);
+		this.confirmations.shutdownNow();
+	}
+
+	/** The connection epoch: changes each time the connection goes away. */
+	long epoch() {
+		return this.epoch.get();
+	}
+
+	/** The client's current session id, or 0 while it has none. */
+	long sessionId() {
+		try {
+			return this.client.getZookeeperClient().getZooKeeper().getSessionId();
+		}
+		catch (Exception ex) {
+			return 0;
+		}
+	}
+
+	boolean isConnected() {
+		return this.client.getZookeeperClient().isConnected();
+	}
+
+	/**
+	 * Starts guarding a hold just granted. Its grant was decided at connection epoch
+	 * {@code decidedAt}; if the connection changed since, or is in an error state now, the hold
+	 * starts in doubt (and is confirmed once connected).
+	 * @return {@code false} if the session that owns the node has ended or was declared lost
+	 * since the decision: the hold was not registered and its node must be given up
+	 */
+	boolean register(GuardedHold hold, long decidedAt) {
+		// read outside the lock: the handle can stall while Curator replaces it, and the
+		// connection-state thread needs the lock. A session that ends after this read is caught
+		// by lostAt below, or reaches the registered hold with its LOST event.
+		if (sessionId() != hold.sessionId()) {
+			return false;
+		}
+		boolean inDoubt;
+		synchronized (this.registration) {
+			if (this.lostAt.get() > decidedAt) {
+				return false;
+			}
+			this.holds.add(hold);
+			boolean suspended = !isConnected()
+					&& this.client.getConnectionStateErrorPolicy().isErrorState(ConnectionState.SUSPENDED);
+			inDoubt = suspended || this.epoch.get() != decidedAt;
+			if (inDoubt) {
+				// a new hold has no loss callbacks yet: nothing runs under the lock
+				hold.degrade(LockState.IN_DOUBT);
+			}
+		}
+		if (inDoubt && isConnected()) {
+			scheduleConfirmation();
+		}
+		return true;
+	}
+
+	void unregister(GuardedHold hold) {
+		this.holds.remove(hold);
+	}
+
+	/** The holds guarded now. */
+	Set<GuardedHold> holds() {
+		return this.holds;
+	}
+
+	/**
+	 * Tells {@code subscriber} of every connection signal until the returned callback runs.
+	 * @return unsubscribes
+	 */
+	Runnable subscribe(Consumer<Signal> subscriber) {
+		this.subscribers.add(subscriber);
+		return () -> this.subscribers.remove(subscriber);
+	}
+
+	private void stateChanged(ConnectionState state) {
+		List<GuardedHold> registered;
+		synchronized (this.registration) {
+			if (!state.isConnected()) {
+				// only the connection going away can invalidate a grant or a confirmation under way
+				long now = this.epoch.incrementAndGet();
+				if (state == ConnectionState.LOST) {
+					this.lostAt.set(now);
+				}
+			}
+			registered = List.copyOf(this.holds);
+		}
+		if (state == ConnectionState.LOST) {
+			registered.forEach((hold) -> degrade(hold, LockState.LOST));
+			signal(Signal.LOST);
+		}
+		else if (this.client.getConnectionStateErrorPolicy().isErrorState(state)) {
+			registered.forEach((hold) -> degrade(hold, LockState.IN_DOUBT));
+			signal(Signal.DISCONNECTED);
+		}
+		else if (state.isConnected()) {
+			if (!this.holds.isEmpty()) {
+				scheduleConfirmation();
+			}
+			signal(Signal.RECONNECTED);
+		}
+		else {
+			signal(Signal.DISCONNECTED);
+		}
+	}
+
+	private void signal(Signal signal) {
+		for (Consumer<Signal> subscriber : this.subscribers) {
+			try {
+				subscriber.accept(signal);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Connection signal {} could not be delivered", signal, ex);
+			}
+		}
+	}
+
+	private void scheduleConfirmation() {
+		long startedAt = this.epoch.get();
+		try {
+			this.confirmations.execute(() -> this.holds.forEach((hold) -> confirm(hold, startedAt)));
+		}
+		catch (RejectedExecutionException ex) {
+			// closed: the holds stay as they are
+		}
+	}
+
+	/**
+	 * A hold in doubt is held again only if the session is unchanged and a quorum operation
+	 * finds its node owned by the session; a hold of an older session is lost.
+	 */
+	void confirm(GuardedHold hold, long startedAt) {
+		LockState state = hold.state();
+		if (state == LockState.LOST || state == LockState.RELEASED) {
+			return;
+		}
+		String nodePath = hold.nodePath();
+		try {
+			long sessionId = this.client.getZookeeperClient().getZooKeeper().getSessionId();
+			if (sessionId != hold.sessionId()) {
+				degrade(hold, LockState.LOST);
+				return;
+			}
+			if (state != LockState.IN_DOUBT) {
+				return;
+			}
+			this.client.transaction().forOperations(this.client.transactionOp().check().forPath(nodePath));
+			Stat stat = this.client.checkExists().forPath(nodePath);
+			if (stat != null && stat.getEphemeralOwner() == sessionId) {
+				hold.confirm(() -> this.epoch.get() == startedAt && isConnected());
+			}
+			else {
+				degrade(hold, LockState.LOST);
+			}
+		}
+		catch (KeeperException.NoNodeException | KeeperException.SessionExpiredException ex) {
+			degrade(hold, LockState.LOST);
+		}
+		catch (Exception ex) {
+			// still disconnected: the hold stays in doubt until the next reconnect or LOST
+			logger.debug("Could not confirm the hold of {} yet", nodePath, ex);
+		}
+	}
+
+	private void degrade(GuardedHold hold, LockState next) {
+		if (hold.degrade(next)) {
+			this.lossReporter.accept(hold);
+		}
+	}
+
+}

@@ -1,0 +1,16 @@
+/**
+ * The machinery of zklock's lock engine: the acquire protocol (an attempt of rounds, each a
+ * lock node from its create to its grant, on Curator's background API), the predecessor watch,
+ * the session guard that follows the connection state, the holds and their reentrancy, node
+ * deletion and semaphore leases. Internal: not part of zklock's API and no compatibility
+ * promise, although the automatic module {@code io.zklock.core} exports it as it exports every
+ * package; reached through {@code io.zklock.lock.spi.LockCoordinator}. It imports the API
+ * ({@code io.zklock.lock}) only, never the SPI above it.
+ *
+ * <p>
+ * Types of this package are non-null unless marked {@link org.jspecify.annotations.Nullable}.
+ */
+@NullMarked
+package io.zklock.lock.internal;
+
+import org.jspecify.annotations.NullMarked;

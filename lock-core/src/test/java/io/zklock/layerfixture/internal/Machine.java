@@ -1,0 +1,13 @@
+package io.zklock.layerfixture.internal;
+
+import io.zklock.layerfixture.spi.Door;
+
+/** Breaks "the machinery imports no SPI": it knows {@link Door}, which knows it. */
+public class Machine {
+
+	/** Returns a door, against the layers. */
+	public Door door() {
+		return null;
+	}
+
+}

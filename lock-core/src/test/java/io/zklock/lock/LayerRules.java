@@ -1,0 +1,170 @@
+package io.zklock.lock;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The layer rules of lock-core, for an API package and its two sub-packages: {@code spi} (what
+ * the Spring layer, the endpoint and tests see of the engine) and {@code internal} (the
+ * machinery). Built for any root package so that {@code LayerRulesTests} can show each rule
+ * failing on a fixture that breaks it.
+ */
+final class LayerRules {
+
+	private final String api;
+
+	private final String spi;
+
+	private final String internal;
+
+	LayerRules(String api) {
+		this.api = api;
+		this.spi = api + ".spi";
+		this.internal = api + ".internal";
+	}
+
+	/** The API package imports nothing from its sub-packages. */
+	ArchRule apiImportsNoSubPackage() {
+		return noClasses().that()
+			.resideInAPackage(this.api)
+			.should()
+			.dependOnClassesThat(resideInAPackage(this.api + "..").and(DescribedPredicate.not(resideInAPackage(this.api))))
+			.because("the API (" + this.api + ") reaches the engine only through LockEngine and ServiceLoader");
+	}
+
+	/** The machinery imports the API only, never the SPI above it. */
+	ArchRule internalImportsNoSpi() {
+		return noClasses().that()
+			.resideInAPackage(this.internal + "..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage(this.spi + "..")
+			.because("the SPI is the engine's front door and sits above the machinery");
+	}
+
+	/** No class depends on a class of {@code packagePattern} (ArchUnit's package syntax, such as {@code "org.springframework.."}). */
+	static ArchRule noDependencyOn(String packagePattern) {
+		return noClasses().should().dependOnClassesThat().resideInAPackage(packagePattern);
+	}
+
+	/** The packages under the API (itself included) depend on each other in no cycle. */
+	ArchRule noPackageCycles() {
+		String root = this.api;
+		SliceAssignment byPackage = new SliceAssignment() {
+
+			@Override
+			public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+				String name = javaClass.getPackageName();
+				return (name.equals(root) || name.startsWith(root + ".")) ? SliceIdentifier.of(name)
+						: SliceIdentifier.ignore();
+			}
+
+			@Override
+			public String getDescription() {
+				return "packages of " + root;
+			}
+
+		};
+		return slices().assignedFrom(byPackage).should().beFreeOfCycles();
+	}
+
+	/**
+	 * No two top-level classes of the engine ({@code spi} and {@code internal}) depend on each
+	 * other both ways; nested, inner and anonymous classes count as their top-level class.
+	 */
+	ArchRule noMutualEngineClasses() {
+		return classes().that(resideInAnyPackage(this.spi + "..", this.internal + ".."))
+			.should(new NoMutualDependency(this.spi, this.internal))
+			.because("a pair that calls each other both ways is one class in two files, or needs a small "
+					+ "interface owned by the lower side");
+	}
+
+	/** The owner's name of a class: the class itself, or the top-level class that encloses it. */
+	static String topLevelName(JavaClass javaClass) {
+		JavaClass owner = javaClass;
+		Optional<JavaClass> enclosing = owner.getEnclosingClass();
+		while (enclosing.isPresent()) {
+			owner = enclosing.get();
+			enclosing = owner.getEnclosingClass();
+		}
+		return owner.getName();
+	}
+
+	/** Reports each pair of top-level engine classes that depend on each other, once. */
+	private static final class NoMutualDependency extends ArchCondition<JavaClass> {
+
+		private final String[] enginePackages;
+
+		private final Map<String, Set<String>> dependencies = new HashMap<>();
+
+		NoMutualDependency(String... enginePackages) {
+			super("not depend on another top-level engine class that depends on them");
+			this.enginePackages = enginePackages;
+		}
+
+		@Override
+		public void init(Collection<JavaClass> allObjectsToTest) {
+			this.dependencies.clear();
+			for (JavaClass origin : allObjectsToTest) {
+				Set<String> targets = this.dependencies.computeIfAbsent(topLevelName(origin), (name) -> new TreeSet<>());
+				for (Dependency dependency : origin.getDirectDependenciesFromSelf()) {
+					JavaClass target = dependency.getTargetClass().getBaseComponentType();
+					if (isEngine(target)) {
+						targets.add(topLevelName(target));
+					}
+				}
+			}
+		}
+
+		@Override
+		public void check(JavaClass javaClass, ConditionEvents events) {
+			String self = javaClass.getName();
+			if (!self.equals(topLevelName(javaClass))) {
+				// a nested class: its dependencies were folded into its top-level class
+				return;
+			}
+			Set<String> reported = new HashSet<>();
+			for (String other : this.dependencies.getOrDefault(self, Set.of())) {
+				boolean mutual = !other.equals(self)
+						&& this.dependencies.getOrDefault(other, Set.of()).contains(self);
+				if (mutual && self.compareTo(other) < 0 && reported.add(other)) {
+					events.add(SimpleConditionEvent.violated(javaClass,
+							self + " and " + other + " depend on each other both ways"));
+				}
+			}
+		}
+
+		private boolean isEngine(JavaClass javaClass) {
+			String name = javaClass.getPackageName();
+			for (String engine : this.enginePackages) {
+				if (name.equals(engine) || name.startsWith(engine + ".")) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+	}
+
+}

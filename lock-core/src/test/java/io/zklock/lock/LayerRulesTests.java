@@ -1,0 +1,62 @@
+package io.zklock.lock;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.EvaluationResult;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Each rule of {@link LayerRules} fails on a fixture that breaks it (package
+ * {@code io.zklock.layerfixture}, three layers like lock-core's): a rule that cannot fail would
+ * prove nothing in {@link LayerTests}.
+ */
+class LayerRulesTests {
+
+	private static final JavaClasses FIXTURE = new ClassFileImporter().importPackages("io.zklock.layerfixture");
+
+	private static final LayerRules RULES = new LayerRules("io.zklock.layerfixture");
+
+	@Test
+	void shouldFailWhenTheApiImportsASubPackage() {
+		assertThat(report(RULES.apiImportsNoSubPackage())).contains("io.zklock.layerfixture.Api")
+			.contains("io.zklock.layerfixture.internal.Machine");
+	}
+
+	@Test
+	void shouldFailWhenTheMachineryImportsTheSpi() {
+		assertThat(report(RULES.internalImportsNoSpi())).contains("io.zklock.layerfixture.internal.Machine")
+			.contains("io.zklock.layerfixture.spi.Door");
+	}
+
+	@Test
+	void shouldFailOnAPackageCycle() {
+		assertThat(report(RULES.noPackageCycles())).contains("io.zklock.layerfixture.internal")
+			.contains("io.zklock.layerfixture.spi");
+	}
+
+	@Test
+	void shouldFailOnEngineClassesThatDependOnEachOtherBothWaysCountingNestedClasses() {
+		assertThat(report(RULES.noMutualEngineClasses()))
+			.contains("io.zklock.layerfixture.internal.Attempt and io.zklock.layerfixture.internal.Round depend on "
+					+ "each other both ways")
+			.contains("io.zklock.layerfixture.internal.Machine and io.zklock.layerfixture.spi.Door depend on each "
+					+ "other both ways");
+	}
+
+	@Test
+	void shouldFailWhenAForbiddenPackageIsUsed() {
+		// the Spring rule of LayerTests, with a package the fixture does use
+		assertThat(report(LayerRules.noDependencyOn("org.apache.curator..")))
+			.contains("io.zklock.layerfixture.Api").contains("org.apache.curator.framework.CuratorFramework");
+	}
+
+	private static String report(ArchRule rule) {
+		EvaluationResult result = rule.evaluate(FIXTURE);
+		assertThat(result.hasViolation()).as("%s fails on the fixture", rule.getDescription()).isTrue();
+		return result.getFailureReport().toString();
+	}
+
+}

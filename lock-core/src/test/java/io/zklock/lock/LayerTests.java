@@ -1,0 +1,58 @@
+package io.zklock.lock;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The layers of lock-core, kept true: the API ({@code io.zklock.lock}) imports none of its
+ * sub-packages; the machinery ({@code internal}) imports the API only, never the SPI; no
+ * package cycle; no two engine classes depend on each other both ways; no Spring anywhere in
+ * lock-core. {@link LayerRulesTests} shows each rule failing on a fixture that breaks it.
+ */
+class LayerTests {
+
+	private static final LayerRules RULES = new LayerRules("io.zklock.lock");
+
+	private static JavaClasses main;
+
+	@BeforeAll
+	static void importClasses() {
+		main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+			.importPackages("io.zklock.lock");
+		// an empty import would let every rule pass
+		assertThat(main.stream().map((javaClass) -> javaClass.getPackageName()).distinct())
+			.containsExactlyInAnyOrder("io.zklock.lock", "io.zklock.lock.spi", "io.zklock.lock.internal");
+	}
+
+	@Test
+	void shouldKeepTheApiFreeOfItsSubPackages() {
+		RULES.apiImportsNoSubPackage().check(main);
+	}
+
+	@Test
+	void shouldKeepTheMachineryBelowTheSpi() {
+		RULES.internalImportsNoSpi().check(main);
+	}
+
+	@Test
+	void shouldHaveNoPackageCycle() {
+		RULES.noPackageCycles().check(main);
+	}
+
+	@Test
+	void shouldHaveNoEngineClassesThatDependOnEachOtherBothWays() {
+		RULES.noMutualEngineClasses().check(main);
+	}
+
+	@Test
+	void shouldHaveNoSpringImportInMainOrTestCode() {
+		JavaClasses all = new ClassFileImporter().importPackages("io.zklock");
+		LayerRules.noDependencyOn("org.springframework..").check(all);
+	}
+
+}
