@@ -4,8 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import io.zklock.fault.check.CheckResult;
-import io.zklock.fault.check.HistoryChecker;
+import io.zklock.fault.check.FaultHistory;
 import io.zklock.fault.check.Liveness;
 import io.zklock.fault.check.SafetyVerdict;
 import io.zklock.fault.contender.CallShape;
@@ -20,6 +19,7 @@ import io.zklock.fault.report.Figures;
 import io.zklock.fault.scenario.HolderKillScenario;
 import io.zklock.fault.scenario.Hygiene;
 import io.zklock.fault.scenario.NoFaultScenario;
+import io.zklock.test.history.CheckResult;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -132,11 +132,11 @@ class DebianZooKeeperTests {
 			List<String> liveness = Liveness.check(this.lab.history().snapshot(), live, lockPath, heal.nanos(), bound);
 			this.lab.stopAll();
 
-			CheckResult result = HistoryChecker.check(this.lab.history().snapshot(), lockPath);
+			CheckResult result = FaultHistory.check(this.lab.history().snapshot(), lockPath);
 			KeyStats stats = this.lab.register().stats(lockPath);
 			figures.rounds(result.grants())
 				.staleWrites(stats.rejectedStale(), stats.acceptedStale())
-				.overlaps(Integer.toString(result.overlaps()))
+				.overlaps(Integer.toString(result.overlaps().size()))
 				.extra("lock losses reported (in doubt or lost) / found on release",
 						result.lossReports() + " / " + result.lostOnRelease());
 			SafetyVerdict.assertSafe(result, stats, true, this.lab.historyFile());

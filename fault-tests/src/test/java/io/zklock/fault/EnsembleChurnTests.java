@@ -6,8 +6,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
-import io.zklock.fault.check.CheckResult;
-import io.zklock.fault.check.HistoryChecker;
+import io.zklock.fault.check.FaultHistory;
 import io.zklock.fault.check.Liveness;
 import io.zklock.fault.check.SafetyVerdict;
 import io.zklock.fault.ensemble.EnsembleProbe;
@@ -19,6 +18,7 @@ import io.zklock.fault.history.EventStream;
 import io.zklock.fault.register.KeyStats;
 import io.zklock.fault.report.Figures;
 import io.zklock.fault.scenario.Hygiene;
+import io.zklock.test.history.CheckResult;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,11 +85,11 @@ class EnsembleChurnTests {
 			this.lab.stopAll();
 
 			List<Event> history = this.lab.history().snapshot();
-			CheckResult result = HistoryChecker.check(history, LOCK_PATH);
+			CheckResult result = FaultHistory.check(history, LOCK_PATH);
 			KeyStats stats = this.lab.register().stats(LOCK_PATH);
 			figures.rounds(result.grants())
 				.staleWrites(stats.rejectedStale(), stats.acceptedStale())
-				.overlaps(Integer.toString(result.overlaps()))
+				.overlaps(Integer.toString(result.overlaps().size()))
 				.extra("grants during quorum loss", quorumLossGrants.size())
 				.extra("lock losses reported (in doubt or lost) / found on release",
 						result.lossReports() + " / " + result.lostOnRelease())

@@ -139,7 +139,7 @@ class HolderPartitionTests {
 		assertThat(outcome.releaseResult()).as("the holder's release after the loss").isEqualTo("LOST");
 		assertThat(outcome.doubtMillis()).as("fault → holder's lock in doubt (ms), before the rival's grant")
 			.isBetween(0L, outcome.rivalGrantMillis());
-		assertThat(outcome.result().overlapsUntilDoubt()).as("overlaps, a hold ending when put in doubt").isZero();
+		assertThat(outcome.result().overlapsUntilDoubt()).as("overlaps, a hold ending when put in doubt").isEmpty();
 		assertThat(outcome.problems()).as("safety and liveness").isEmpty();
 	}
 

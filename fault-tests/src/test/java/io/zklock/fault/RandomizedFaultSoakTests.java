@@ -6,8 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
-import io.zklock.fault.check.CheckResult;
-import io.zklock.fault.check.HistoryChecker;
+import io.zklock.fault.check.FaultHistory;
 import io.zklock.fault.check.Liveness;
 import io.zklock.fault.check.SafetyVerdict;
 import io.zklock.fault.contender.CallShape;
@@ -21,6 +20,7 @@ import io.zklock.fault.report.Figures;
 import io.zklock.fault.scenario.Hygiene;
 import io.zklock.fault.scenario.NoFaultScenario;
 import io.zklock.fault.scenario.RandomNemesis;
+import io.zklock.test.history.CheckResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
@@ -95,7 +95,7 @@ class RandomizedFaultSoakTests {
 			lab.stopAll();
 
 			List<Event> history = lab.history().snapshot();
-			CheckResult result = HistoryChecker.check(history, LOCK_PATH);
+			CheckResult result = FaultHistory.check(history, LOCK_PATH);
 			KeyStats stats = lab.register().stats(LOCK_PATH);
 			for (RandomNemesis.Fault fault : nemesis.faults()) {
 				Event next = Liveness.firstFreshGrantAfter(history, LOCK_PATH, fault.at().nanos(), fault.contender());
@@ -105,7 +105,7 @@ class RandomizedFaultSoakTests {
 			}
 			figures.rounds(result.grants())
 				.staleWrites(stats.rejectedStale(), stats.acceptedStale())
-				.overlaps(result.overlaps() + " pairs (paused holders); " + result.overlapsUntilDoubt() + " until in doubt")
+				.overlaps(result.overlaps().size() + " pairs (paused holders); " + result.overlapsUntilDoubt().size() + " until in doubt")
 				.extra("seed", seed)
 				.extra("call shapes", "c2 async, c4 async-relay, others thread")
 				.extra("releases on a pool thread / acquires queued behind the worker's own call",

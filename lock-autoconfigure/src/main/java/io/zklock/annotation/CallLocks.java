@@ -69,7 +69,7 @@ final class CallLocks {
 		if (held != null) {
 			return held;
 		}
-		LockAcquisitionException timeout = timeout();
+		LockAcquisitionException timeout = timeout(acquirer);
 		if (this.definition.onFailure() != OnLockFailure.SKIP) {
 			throw timeout;
 		}
@@ -88,8 +88,11 @@ final class CallLocks {
 		return null;
 	}
 
-	/** The exception for a wait that ran out, naming what was busy and the wait. */
-	private LockAcquisitionException timeout() {
+	/**
+	 * The exception for a wait that ran out, naming what was busy and the wait, and saying so if
+	 * the client was not connected.
+	 */
+	private LockAcquisitionException timeout(LockAcquirer acquirer) {
 		String what;
 		String first;
 		if (this.semaphorePath != null) {
@@ -105,8 +108,9 @@ final class CallLocks {
 			first = this.locks.get(0).path();
 			what = "the locks on " + this.locks.stream().map((lock) -> "'" + lock.path() + "'").toList();
 		}
-		return new LockAcquisitionException(first, "Could not acquire " + what + " within " + this.wait.toMillis()
-				+ " ms for " + this.definition.methodDescription());
+		return LockAcquisitionException.waitRanOut(first, "Could not acquire " + what + " within "
+				+ this.wait.toMillis() + " ms for " + this.definition.methodDescription(),
+				acquirer.disconnectedSince(this.semaphorePath != null));
 	}
 
 }

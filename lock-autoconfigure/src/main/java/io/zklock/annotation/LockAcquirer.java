@@ -1,6 +1,7 @@
 package io.zklock.annotation;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -8,9 +9,11 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.lock.AbstractLockByCurator;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockAcquisitionException;
+import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.PermitLease;
@@ -80,6 +83,17 @@ final class LockAcquirer {
 				AcquiredLocks.ofLocks(held, definition.methodDescription()).release();
 			}
 		}
+	}
+
+	/**
+	 * Since when the client of the locks (or of the semaphores) is not connected, for the
+	 * message of a wait that ran out.
+	 * @return the instant, or {@code null} while connected or if the lock API does not say
+	 */
+	@Nullable Instant disconnectedSince(boolean semaphore) {
+		LockEngine engine = semaphore ? this.semaphores.get().engine()
+				: (locks() instanceof AbstractLockByCurator api) ? api.engine() : null;
+		return (engine != null) ? engine.disconnectedSince().orElse(null) : null;
 	}
 
 	/**

@@ -25,10 +25,18 @@ import io.zklock.lock.LockHandle;
  * calls stack, and the innermost lock is current. A {@code Mono} or {@code Flux} method's
  * pipeline, and a Kotlin {@code suspend} function, run on other threads: they read their lock
  * from the Reactor {@code Context} with {@link ReactiveLockContext}.
+ *
+ * <p>
+ * With {@code zklock.enabled=false} annotated methods run without locks: {@link #currentLock()}
+ * and {@link #currentLocks()} are empty, and {@link #currentToken()} throws saying that zklock
+ * is disabled.
  */
 public final class LockContext {
 
 	private static final ThreadLocal<Deque<LockHandle>> CURRENT = ThreadLocal.withInitial(ArrayDeque::new);
+
+	/** The annotated calls running on this thread without locks, because zklock is disabled. */
+	private static final ThreadLocal<Deque<String>> UNLOCKED = new ThreadLocal<>();
 
 	private LockContext() {
 	}
@@ -55,13 +63,56 @@ public final class LockContext {
 	/**
 	 * The fencing token of the innermost {@link DistributedLock} call running on this thread.
 	 * @return the fencing token
-	 * @throws IllegalStateException outside an annotated call
+	 * @throws IllegalStateException outside an annotated call, and inside one while zklock is
+	 * disabled ({@code zklock.enabled=false}), saying so
 	 */
 	public static long currentToken() {
-		return currentLock().orElseThrow(() -> new IllegalStateException(
-				"No @DistributedLock call is running on thread '" + Thread.currentThread().getName()
-						+ "'; LockContext is only set inside a method guarded by @DistributedLock"))
-			.fencingToken();
+		return currentLock().orElseThrow(LockContext::noLock).fencingToken();
+	}
+
+	private static IllegalStateException noLock() {
+		Deque<String> unlocked = UNLOCKED.get();
+		if (unlocked != null && !unlocked.isEmpty()) {
+			return new IllegalStateException(disabled(unlocked.peek(), "LockContext"));
+		}
+		return new IllegalStateException("No @DistributedLock call is running on thread '"
+				+ Thread.currentThread().getName() + "'; LockContext is only set inside a method guarded by "
+				+ "@DistributedLock");
+	}
+
+	/**
+	 * Says that a method has no fencing token because zklock is disabled.
+	 * @param method the annotated method, as {@code Type.method(ParamTypes)}
+	 * @param context {@code "LockContext"} or {@code "ReactiveLockContext"}
+	 */
+	static String disabled(String method, String context) {
+		return "zklock is disabled (zklock.enabled=false), so " + method + " runs without a lock and has no fencing "
+				+ "token. In code that must run both ways, use " + context + ".currentLock(), empty while zklock is "
+				+ "disabled; or remove zklock.enabled=false.";
+	}
+
+	/**
+	 * Marks an annotated call that runs without locks, because zklock is disabled, on this
+	 * thread until {@link #exitUnlocked()}.
+	 */
+	static void enterUnlocked(String method) {
+		Deque<String> unlocked = UNLOCKED.get();
+		if (unlocked == null) {
+			unlocked = new ArrayDeque<>();
+			UNLOCKED.set(unlocked);
+		}
+		unlocked.push(method);
+	}
+
+	/** Ends what {@link #enterUnlocked(String)} began. */
+	static void exitUnlocked() {
+		Deque<String> unlocked = UNLOCKED.get();
+		if (unlocked != null) {
+			unlocked.poll();
+			if (unlocked.isEmpty()) {
+				UNLOCKED.remove();
+			}
+		}
 	}
 
 	/** Makes {@code locks} current on this thread, in order, until {@link #pop(List)}. */

@@ -93,7 +93,7 @@ final class LockDefinitionSource {
 						"Set permits to 1 or more: the number of calls that may run at once for one path.", null);
 			}
 			checkSkip(semaphore.onFailure(), method, at);
-			KeyedPath path = new KeyedPath(parsePath(semaphore.path(), at), parseKey(semaphore.key(), at),
+			KeyedPath path = new KeyedPath(parsePath(semaphore.path(), at), parseKey(semaphore.key(), method, at),
 					semaphore.key());
 			return new SemaphoreDefinition(path, semaphore.permits(), parseDuration(WAIT_TIME, semaphore.waitTime(), at),
 					semaphore.onFailure(), returnKind, description);
@@ -108,7 +108,7 @@ final class LockDefinitionSource {
 					"Give them one onFailure: they are taken together, all or nothing.", null);
 		}
 		for (DistributedLock lock : locks) {
-			specs.add(new LockSpec(new KeyedPath(parsePath(lock.path(), at), parseKey(lock.key(), at), lock.key()),
+			specs.add(new LockSpec(new KeyedPath(parsePath(lock.path(), at), parseKey(lock.key(), method, at), lock.key()),
 					lock.mode()));
 			Duration lockWait = parseDuration(WAIT_TIME, lock.waitTime(), at);
 			if (lockWait != null && (wait == null || lockWait.compareTo(wait) > 0)) {
@@ -162,12 +162,15 @@ final class LockDefinitionSource {
 		}
 	}
 
-	private Expression parseKey(String key, Site at) {
+	private Expression parseKey(String key, Method method, Site at) {
 		if (key.isBlank()) {
 			return null;
 		}
 		try {
-			return this.parser.parseExpression(key);
+			Expression expression = this.parser.parseExpression(key);
+			KeyVariables.check(expression, key, method, at.annotation() + " on " + at.methodDescription(),
+					at.methodDescription());
+			return expression;
 		}
 		catch (ParseException ex) {
 			throw at.invalid("has an invalid key expression '" + key + "': " + ex.getMessage() + ".",

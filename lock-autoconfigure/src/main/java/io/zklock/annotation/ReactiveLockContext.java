@@ -30,7 +30,9 @@ import io.zklock.lock.LockHandle;
  * {@code flatMap}s, on whatever scheduler they run. Nested annotated calls stack, the
  * innermost last. Operators that the caller adds after the method's publisher do not see them
  * (that is outside the call). In a Kotlin coroutine, await them:
- * {@code ReactiveLockContext.currentToken().awaitSingle()}. Thread-safe.
+ * {@code ReactiveLockContext.currentToken().awaitSingle()}. With {@code zklock.enabled=false}
+ * annotated methods run without locks: {@link #currentLock()} is empty, {@link #currentLocks()}
+ * an empty list, and {@link #currentToken()} fails saying that zklock is disabled. Thread-safe.
  */
 public final class ReactiveLockContext {
 
@@ -39,6 +41,9 @@ public final class ReactiveLockContext {
 	 * {@code List<LockHandle>}, the outermost call's locks first.
 	 */
 	public static final String KEY = "io.zklock.annotation.ReactiveLockContext.locks";
+
+	/** The Reactor {@code Context} key of the annotated method that runs without locks, zklock disabled. */
+	private static final String UNLOCKED_KEY = "io.zklock.annotation.ReactiveLockContext.unlocked";
 
 	private ReactiveLockContext() {
 	}
@@ -65,13 +70,15 @@ public final class ReactiveLockContext {
 	/**
 	 * The fencing token of {@link #currentLock()}.
 	 * @return the token; the {@code Mono} fails with {@link IllegalStateException} outside an
-	 * annotated reactive call
+	 * annotated reactive call, and inside one while zklock is disabled
+	 * ({@code zklock.enabled=false}), saying so
 	 */
 	public static Mono<Long> currentToken() {
 		return Mono.deferContextual((context) -> lockIn(context).map((lock) -> Mono.just(lock.fencingToken()))
-			.orElseGet(() -> Mono.error(new IllegalStateException("No @DistributedLock call's lock is in this "
-					+ "Reactor Context; ReactiveLockContext is only set inside the publisher of a Mono, Flux or "
-					+ "suspend method guarded by @DistributedLock"))));
+			.orElseGet(() -> Mono.error(new IllegalStateException(context.hasKey(UNLOCKED_KEY)
+					? LockContext.disabled(context.get(UNLOCKED_KEY), "ReactiveLockContext")
+					: "No @DistributedLock call's lock is in this Reactor Context; ReactiveLockContext is only set "
+							+ "inside the publisher of a Mono, Flux or suspend method guarded by @DistributedLock"))));
 	}
 
 	/**
@@ -93,6 +100,11 @@ public final class ReactiveLockContext {
 	@SuppressWarnings("unchecked")
 	public static List<LockHandle> locksIn(ContextView context) {
 		return context.getOrDefault(KEY, List.of());
+	}
+
+	/** {@code context} marked as that of an annotated method that runs without locks, zklock disabled. */
+	static Context withUnlocked(Context context, String method) {
+		return context.put(UNLOCKED_KEY, method);
 	}
 
 	/** {@code context} with {@code locks} added as the innermost. */

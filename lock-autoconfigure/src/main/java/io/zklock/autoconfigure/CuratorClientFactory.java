@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
@@ -17,12 +19,16 @@ import org.springframework.boot.logging.LoggingSystem;
 
 /**
  * Builds and starts zklock's {@link CuratorFramework} from {@link ZkLockProperties}. Checks
- * the connect string and durations first, so a typo fails at once; while the client connects,
- * the ZooKeeper client's retry logs are silenced ({@link ClientConnectLogs}), and when the
- * ensemble cannot be reached in time, start-up fails with a message that names the ensemble,
- * what each server did, and the property to change.
+ * the connect string and durations first, so a typo fails at once; says in one INFO line where
+ * it connects and how long start-up waits for it (otherwise an unreachable ensemble would
+ * leave the log silent for that long); while the client connects, the ZooKeeper client's
+ * retry logs are silenced ({@link ClientConnectLogs}), and when the ensemble cannot be reached
+ * in time, start-up fails with a message that names the ensemble, what each server did, and
+ * the property to change.
  */
 final class CuratorClientFactory {
+
+	private static final Log logger = LogFactory.getLog(CuratorClientFactory.class);
 
 	private final ZooKeeperProperties properties;
 
@@ -66,6 +72,9 @@ final class CuratorClientFactory {
 			ZKClientConfig clientConfig = ZooKeeperTlsConfig.create(this.properties.getSsl(), this.sslBundle,
 					this.checks);
 			CuratorFramework client = build(connectString, customizers, safeNotifyExecutor, clientConfig);
+			logger.info("Connecting to the ZooKeeper ensemble at '" + connectString + "'"
+					+ (this.properties.getSsl().isTls() ? " over TLS" : "") + "; start-up waits up to " + waitMillis
+					+ " ms for it (zklock.zookeeper.block-until-connected).");
 			if (connect(client, connectString, waitMillis)) {
 				this.sslBundle.follow(client);
 				return client;

@@ -1,9 +1,11 @@
 package io.zklock.autoconfigure;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
 
+import io.zklock.annotation.LockReleaseScheduler;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockListener;
@@ -14,6 +16,7 @@ import io.zklock.lock.spi.LockCoordinator;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Fallback;
@@ -25,7 +28,8 @@ import org.springframework.core.env.Environment;
  * {@link ILockByCurator} injection point gets it; it backs off when the application defines
  * any {@link ILockByCurator} of its own (other than a {@link SharedLockByCurator}).
  * {@link SharedLockByCurator} is a fallback candidate for unqualified injection. The client
- * they lock through is chosen by {@link LockClientResolver}.
+ * they lock through is chosen by {@link LockClientResolver}; an application's client that is
+ * not started when the application starts fails start-up ({@link ApplicationClientCheck}).
  */
 @Configuration(proxyBeanMethods = false)
 class LockBeansConfiguration {
@@ -54,6 +58,20 @@ class LockBeansConfiguration {
 		}
 		listeners.orderedStream().forEach(coordinator::addListener);
 		return coordinator;
+	}
+
+	@Bean
+	ApplicationClientCheck zkLockApplicationClientCheck(LockCoordinator coordinator, ListableBeanFactory beanFactory) {
+		return new ApplicationClientCheck(coordinator, beanFactory);
+	}
+
+	@Bean
+	LockGrantingLifecycle zkLockGrantingLifecycle(LockCoordinator coordinator, Environment environment,
+			ObjectProvider<LockReleaseScheduler> delayedReleases) {
+		Duration timeout = Binder.get(environment)
+			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+			.orElse(Duration.ofSeconds(30));
+		return new LockGrantingLifecycle(coordinator, timeout, delayedReleases.getIfAvailable());
 	}
 
 	@Bean

@@ -18,7 +18,8 @@ import org.springframework.beans.factory.ListableBeanFactory;
  * {@code spring.config.import=zookeeper:} registers for loading configuration. Several
  * candidates left after that fail start-up, naming them: zklock never picks one at random.
  * Locking through a client zklock did not build is said in one INFO line, since the
- * {@code zklock.zookeeper.*} settings do not apply to it.
+ * {@code zklock.zookeeper.*} settings do not apply to it; such a client that is already
+ * closed fails at once ({@link ApplicationClientCheck}).
  */
 final class LockClientResolver {
 
@@ -37,11 +38,13 @@ final class LockClientResolver {
 	 * Resolves the client.
 	 * @param beanFactory the application's bean factory
 	 * @return the client
-	 * @throws ZkLockStartupException if there is none, or several and none is preferred
+	 * @throws ZkLockStartupException if there is none, or several and none is preferred, or
+	 * the application's client is closed
 	 */
 	static CuratorFramework resolve(ListableBeanFactory beanFactory) {
 		CuratorFramework client = choose(beanFactory);
 		if (!beanFactory.containsBean(ZKLOCK_CLIENT)) {
+			ApplicationClientCheck.requireOpen(ApplicationClientCheck.beanNameOf(beanFactory, client), client);
 			logger.info("zklock locks through the application's own CuratorFramework (ensemble '"
 					+ client.getZookeeperClient().getCurrentConnectionString() + "', namespace '"
 					+ ((client.getNamespace() != null) ? client.getNamespace() : "") + "'); the zklock.zookeeper.* "

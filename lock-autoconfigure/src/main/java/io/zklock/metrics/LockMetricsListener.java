@@ -26,6 +26,11 @@ import io.zklock.lock.ReleaseResult;
  * {@code error});</li>
  * <li>timer {@value #HELD}: how long each lock node was held, recorded at its release, tags
  * {@code lock} and {@code mode};</li>
+ * <li>counter {@value #IN_DOUBT}: held locks put in doubt by a suspended connection, tags
+ * {@code lock} and {@code mode};</li>
+ * <li>timer {@value #CONFIRMED}: how long each lock in doubt waited until its ownership was
+ * confirmed and it was held again, tags {@code lock} and {@code mode} (a lock in doubt is
+ * then counted by this timer, by {@value #LOST}, or released while in doubt);</li>
  * <li>counter {@value #LOST}: held locks lost before their release, tags {@code lock} and
  * {@code mode};</li>
  * <li>counter {@value #SKIPPED}: annotated calls skipped because their lock was busy, tags
@@ -45,6 +50,12 @@ public class LockMetricsListener implements LockListener, SkippedCallListener {
 
 	/** Name of the timer of hold times. */
 	public static final String HELD = "zklock.held";
+
+	/** Name of the counter of locks put in doubt. */
+	public static final String IN_DOUBT = "zklock.in.doubt";
+
+	/** Name of the timer of locks confirmed after being in doubt. */
+	public static final String CONFIRMED = "zklock.confirmed";
 
 	/** Name of the counter of lost locks. */
 	public static final String LOST = "zklock.lost";
@@ -95,14 +106,18 @@ public class LockMetricsListener implements LockListener, SkippedCallListener {
 
 	@Override
 	public void onReleased(LockTarget lock, long fencingToken, Duration heldFor, ReleaseResult result) {
-		MeterRegistry registry = this.registry.get();
-		if (registry != null) {
-			Timer.builder(HELD)
-				.description("Time a lock node was held, from its grant to its release")
-				.tags(tags(lock.lockName(), lock.mode()))
-				.register(registry)
-				.record(heldFor);
-		}
+		time(HELD, "Time a lock node was held, from its grant to its release", lock, heldFor);
+	}
+
+	@Override
+	public void onInDoubt(LockTarget lock, long fencingToken, Duration heldFor) {
+		count(IN_DOUBT, "Held locks put in doubt by a suspended connection", lock.lockName(), lock.mode());
+	}
+
+	@Override
+	public void onConfirmed(LockTarget lock, long fencingToken, Duration inDoubtFor) {
+		time(CONFIRMED, "Time a lock was in doubt before its ownership was confirmed after a reconnect", lock,
+				inDoubtFor);
 	}
 
 	@Override
@@ -124,6 +139,17 @@ public class LockMetricsListener implements LockListener, SkippedCallListener {
 				.tags(tags(lock.lockName(), lock.mode()).and("outcome", outcome))
 				.register(registry)
 				.record(waited);
+		}
+	}
+
+	private void time(String name, String description, LockTarget lock, Duration duration) {
+		MeterRegistry registry = this.registry.get();
+		if (registry != null) {
+			Timer.builder(name)
+				.description(description)
+				.tags(tags(lock.lockName(), lock.mode()))
+				.register(registry)
+				.record(duration);
 		}
 	}
 

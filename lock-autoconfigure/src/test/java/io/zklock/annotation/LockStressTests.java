@@ -25,8 +25,11 @@ import reactor.core.publisher.Mono;
 
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.test.history.CheckResult;
+import io.zklock.test.history.LockHistory;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -42,9 +45,11 @@ import static org.awaitility.Awaitility.await;
  * A randomized stress run: three application contexts (three sessions), worker threads calling
  * every call shape — synchronous, {@code CompletionStage} completed on another thread,
  * {@code Mono}, {@code Flux}, {@code @Async}, and a handle released from another thread — in
- * every mode on two shared lock paths, with short and long waits and random interrupts. A
- * checker counts the bodies running at once per lock path and mode: no writer or exclusive body
- * may overlap any other body. Afterwards no lock node, hold or watch is left. The run lasts
+ * every mode on two shared lock paths, with short and long waits and random interrupts. Every
+ * body is recorded, from its start under its lock to its end, and zklock's published history
+ * checker ({@code zklock-test-history}) judges them: no writer or exclusive body may overlap any
+ * other body, and fencing tokens are unique; the grants the contexts report are checked for
+ * real-time token order. Afterwards no lock node, hold or watch is left. The run lasts
  * {@code zklock.stress.duration} (default 20 s).
  */
 @Timeout(180)
@@ -59,6 +64,8 @@ class LockStressTests extends ZkAnnotationTest {
 	private static final Checker checker = new Checker();
 
 	private static final ExecutorService completer = Executors.newFixedThreadPool(4);
+
+	private static final AtomicInteger contexts = new AtomicInteger();
 
 	private final ApplicationContextRunner contextRunner = lockingContext()
 		.withUserConfiguration(StressConfiguration.class);
@@ -82,7 +89,11 @@ class LockStressTests extends ZkAnnotationTest {
 			}
 			chaos.join();
 			logger.info("stress: {}", checker);
-			assertThat(checker.violations).as("bodies that ran alongside a writer or exclusive body").hasValue(0);
+			CheckResult bodies = checker.bodies.check();
+			logger.info("stress history: {} bodies, {} overlapping; {} grants reported", bodies.grants(),
+					bodies.overlaps().size(), checker.reported.check().grants());
+			bodies.assertSafe();
+			checker.reported.check().assertFenced();
 			assertThat(checker.grants.get()).as("grants").isPositive();
 			for (ConfigurableApplicationContext context : contexts) {
 				LockCoordinator coordinator = context.getBean(LockCoordinator.class);
@@ -165,7 +176,7 @@ class LockStressTests extends ZkAnnotationTest {
 			return;
 		}
 		CompletableFuture.runAsync(() -> {
-			checker.run(key, LockMode.WRITE, "handle");
+			checker.run(handle, "handle");
 			handle.release();
 		}, completer).get(30, TimeUnit.SECONDS);
 	}
@@ -200,12 +211,17 @@ class LockStressTests extends ZkAnnotationTest {
 		return FourLetterWordMain.send4LetterWord("127.0.0.1", server.getPort(), "wchp");
 	}
 
-	/** Counts the bodies running at once per lock path and mode, and names them; thread-safe. */
+	/**
+	 * Records every body into a lock history and every grant the three contexts report into
+	 * another, for zklock's published checker ({@code zklock-test-history}); thread-safe.
+	 */
 	static final class Checker {
 
-		private final Map<String, List<Body>> running = new ConcurrentHashMap<>();
+		/** The bodies: from the moment each starts under its lock to the moment it ends. */
+		final LockHistory bodies = new LockHistory();
 
-		final AtomicInteger violations = new AtomicInteger();
+		/** What the contexts' coordinators report (acquire start, grant, release), for the fencing order. */
+		final LockHistory reported = new LockHistory();
 
 		final AtomicLong grants = new AtomicLong();
 
@@ -215,7 +231,7 @@ class LockStressTests extends ZkAnnotationTest {
 
 		final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
 
-		/** Runs a body of 1–5 ms under the given mode's rules. */
+		/** Runs a body of 1–5 ms under the current thread's annotated lock. */
 		void run(String key, LockMode mode, String shape) {
 			Body body = enter(key, mode, shape);
 			try {
@@ -226,26 +242,36 @@ class LockStressTests extends ZkAnnotationTest {
 			}
 		}
 
-		Body enter(String key, LockMode mode, String shape) {
-			this.grants.incrementAndGet();
-			Body body = new Body(key, mode, shape + "@" + Thread.currentThread().getName());
-			List<Body> bodies = this.running.computeIfAbsent(key, (k) -> new ArrayList<>());
-			synchronized (bodies) {
-				boolean clash = bodies.stream().anyMatch((other) -> other.mode() != LockMode.READ || mode != LockMode.READ);
-				if (clash) {
-					this.violations.incrementAndGet();
-					logger.error("Violation on '{}': {} entered while {} ran", key, body, bodies);
-				}
-				bodies.add(body);
+		/** Runs a body of 1–5 ms under the given lock. */
+		void run(LockHandle lock, String shape) {
+			Body body = enter(lock, shape);
+			try {
+				simulateWork();
 			}
-			return body;
+			finally {
+				exit(body);
+			}
+		}
+
+		/** A body starts under the current thread's annotated lock ({@link LockContext}). */
+		Body enter(String key, LockMode mode, String shape) {
+			LockHandle lock = LockContext.currentLock()
+				.orElseThrow(() -> new IllegalStateException("No annotated lock on this thread for the " + shape
+						+ " body on '" + key + "': pass its handle"));
+			if (!lock.lockPath().equals("stress/" + key)) {
+				throw new IllegalStateException("The " + shape + " body on '" + key + "' runs under " + lock.lockPath());
+			}
+			return enter(lock, shape);
+		}
+
+		/** A body starts under the given lock. */
+		Body enter(LockHandle lock, String shape) {
+			this.grants.incrementAndGet();
+			return new Body(this.bodies.enter(shape, lock));
 		}
 
 		void exit(Body body) {
-			List<Body> bodies = this.running.get(body.key());
-			synchronized (bodies) {
-				bodies.remove(body);
-			}
+			body.section().close();
 		}
 
 		private static void simulateWork() {
@@ -259,37 +285,12 @@ class LockStressTests extends ZkAnnotationTest {
 
 		@Override
 		public String toString() {
-			return "grants=" + this.grants + ", violations=" + this.violations + ", interrupts=" + this.interrupts
-					+ ", calls=" + this.calls + ", failures=" + this.failures;
+			return "grants=" + this.grants + ", interrupts=" + this.interrupts + ", calls=" + this.calls + ", failures="
+					+ this.failures;
 		}
 
-		/** One body running under a lock; identity matters (two bodies may look alike). */
-		static final class Body {
-
-			private final String key;
-
-			private final LockMode mode;
-
-			private final String where;
-
-			Body(String key, LockMode mode, String where) {
-				this.key = key;
-				this.mode = mode;
-				this.where = where;
-			}
-
-			String key() {
-				return this.key;
-			}
-
-			LockMode mode() {
-				return this.mode;
-			}
-
-			@Override
-			public String toString() {
-				return this.mode + " " + this.where;
-			}
+		/** One body running under a lock. */
+		record Body(LockHistory.Section section) {
 
 		}
 
@@ -328,8 +329,8 @@ class LockStressTests extends ZkAnnotationTest {
 		/** The body ends before its terminal signal or cancel travels on (doFinally would run after). */
 		@DistributedLock(path = "stress", key = "#key", mode = LockMode.WRITE, waitTime = "10s")
 		public Mono<Void> mono(String key) {
-			return Mono.defer(() -> {
-				Checker.Body body = checker.enter(key, LockMode.WRITE, "mono");
+			return Mono.deferContextual((context) -> {
+				Checker.Body body = checker.enter(ReactiveLockContext.lockIn(context).orElseThrow(), "mono");
 				Runnable exit = once(() -> checker.exit(body));
 				return Mono.delay(Duration.ofMillis(1 + ThreadLocalRandom.current().nextInt(5)))
 					.doOnTerminate(exit)
@@ -340,8 +341,8 @@ class LockStressTests extends ZkAnnotationTest {
 
 		@DistributedLock(path = "stress", key = "#key", mode = LockMode.READ, waitTime = "10s")
 		public Flux<Long> flux(String key) {
-			return Flux.defer(() -> {
-				Checker.Body body = checker.enter(key, LockMode.READ, "flux");
+			return Flux.deferContextual((context) -> {
+				Checker.Body body = checker.enter(ReactiveLockContext.lockIn(context).orElseThrow(), "flux");
 				Runnable exit = once(() -> checker.exit(body));
 				return Flux.interval(Duration.ofMillis(1)).take(3).doOnTerminate(exit).doOnCancel(exit);
 			});
@@ -372,6 +373,11 @@ class LockStressTests extends ZkAnnotationTest {
 		@Bean
 		Workers workers() {
 			return new Workers();
+		}
+
+		@Bean
+		LockListener stressHistory() {
+			return checker.reported.listener("app-" + contexts.incrementAndGet());
 		}
 
 	}

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.LockContext;
 
 import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.boot.Banner;
@@ -23,6 +24,7 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.DeferredImportSelector;
@@ -45,6 +47,23 @@ class LockedMethodsWithoutCuratorTests {
 
 	@Test
 	void shouldFailClosedNamingCuratorWhenItsJarsAreAbsent(CapturedOutput output) throws Exception {
+		Object failure = startWithoutCurator();
+		assertThat(failure).asString().doesNotContain("NoClassDefFoundError").doesNotContain("ClassNotFound");
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("zklock found 1 @DistributedLock/@DistributedSemaphore method (Shipping.ship(String)), but "
+					+ "Curator (org.apache.curator:curator-recipes) is not on the class path")
+			.contains("Depend on io.zklock:zklock-spring-boot-starter");
+	}
+
+	@Test
+	void shouldRunTheMethodWithoutALockWhenDisabled() throws Exception {
+		assertThat(startWithoutCurator("--zklock.enabled=false")).isEqualTo("started, ship() said: zklock is "
+				+ "disabled (zklock.enabled=false), so Shipping.ship(String) runs without a lock and has no fencing "
+				+ "token. In code that must run both ways, use LockContext.currentLock(), empty while zklock is "
+				+ "disabled; or remove zklock.enabled=false.");
+	}
+
+	private static Object startWithoutCurator(String... args) throws Exception {
 		List<URL> classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
 			.filter((entry) -> !isCuratorOrZooKeeper(Path.of(entry).getFileName().toString()))
 			.map(LockedMethodsWithoutCuratorTests::url)
@@ -54,16 +73,13 @@ class LockedMethodsWithoutCuratorTests {
 				ClassLoader.getPlatformClassLoader())) {
 			assertThat(withoutCurator.getResource("org/apache/curator/framework/CuratorFramework.class")).isNull();
 			Thread.currentThread().setContextClassLoader(withoutCurator);
-			Object failure = withoutCurator.loadClass(Launcher.class.getName()).getMethod("start").invoke(null);
-			assertThat(failure).asString().doesNotContain("NoClassDefFoundError").doesNotContain("ClassNotFound");
+			return withoutCurator.loadClass(Launcher.class.getName())
+				.getMethod("start", String[].class)
+				.invoke(null, (Object) args);
 		}
 		finally {
 			Thread.currentThread().setContextClassLoader(previous);
 		}
-		assertThat(output).contains("APPLICATION FAILED TO START")
-			.contains("zklock found 1 @DistributedLock/@DistributedSemaphore method (Shipping.ship(String)), but "
-					+ "Curator (org.apache.curator:curator-recipes) is not on the class path")
-			.contains("Depend on io.zklock:zklock-spring-boot-starter");
 	}
 
 	private static boolean isCuratorOrZooKeeper(String fileName) {
@@ -86,16 +102,23 @@ class LockedMethodsWithoutCuratorTests {
 		}
 
 		/**
-		 * Starts the application.
-		 * @return the start-up failure, as text, or {@code "started"}
+		 * Starts the application and calls its annotated method.
+		 * @param args the application's arguments
+		 * @return the start-up failure, as text, or {@code "started"} and what the method said
 		 */
-		public static String start() {
+		public static String start(String... args) {
 			SpringApplication application = new SpringApplication(LockedApplication.class);
 			application.setWebApplicationType(WebApplicationType.NONE);
 			application.setBannerMode(Banner.Mode.OFF);
-			try {
-				application.run().close();
-				return "started";
+			try (ConfigurableApplicationContext context = application.run(args)) {
+				String said;
+				try {
+					said = String.valueOf(context.getBean(Shipping.class).ship("42"));
+				}
+				catch (IllegalStateException ex) {
+					said = ex.getMessage();
+				}
+				return "started, ship() said: " + said;
 			}
 			catch (RuntimeException ex) {
 				StringBuilder chain = new StringBuilder();
@@ -144,7 +167,8 @@ class LockedMethodsWithoutCuratorTests {
 	static class Shipping {
 
 		@DistributedLock(path = "shipments", key = "#id")
-		public void ship(String id) {
+		public long ship(String id) {
+			return LockContext.currentToken();
 		}
 
 	}

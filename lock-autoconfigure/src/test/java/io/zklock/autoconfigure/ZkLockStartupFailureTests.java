@@ -50,6 +50,16 @@ class ZkLockStartupFailureTests extends ZkServerTest {
 	}
 
 	@Test
+	void shouldLogTheWaitForTheEnsembleOnceAtItsStart(CapturedOutput output) {
+		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=127.0.0.1:1",
+				"--zklock.zookeeper.block-until-connected=1s", "--zklock.zookeeper.connection-timeout=500ms");
+		String waiting = "Connecting to the ZooKeeper ensemble at '127.0.0.1:1'; start-up waits up to 1000 ms for it "
+				+ "(zklock.zookeeper.block-until-connected).";
+		assertThat(output).containsOnlyOnce(waiting).contains("APPLICATION FAILED TO START");
+		assertThat(output.getOut().indexOf(waiting)).isLessThan(output.getOut().indexOf("APPLICATION FAILED TO START"));
+	}
+
+	@Test
 	void shouldFailAtOnceNamingTheBadPartOfTheConnectString(CapturedOutput output) {
 		long started = System.nanoTime();
 		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=not-a-host:notaport");

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link LockMetricsListener} with events a real server cannot produce on cue (a
- * lost lock); the other events are tested end to end in
+ * lock in doubt, confirmed or lost); the other events are tested end to end in
  * {@link io.zklock.autoconfigure.metrics.ZkLockMetricsAutoConfigurationTests}.
  */
 class LockMetricsListenerTests {
@@ -33,6 +33,22 @@ class LockMetricsListenerTests {
 			.isEqualTo(1);
 		assertThat(this.registry.get("zklock.held").tags("lock", "orders", "mode", "read").timer()
 			.totalTime(TimeUnit.SECONDS)).isEqualTo(4);
+	}
+
+	@Test
+	void shouldCountLocksInDoubtAndTimeTheirConfirmationApartFromLostOnes() {
+		this.listener.onInDoubt(TARGET, 7, Duration.ofSeconds(3));
+		this.listener.onConfirmed(TARGET, 7, Duration.ofMillis(1500));
+		this.listener.onInDoubt(TARGET, 7, Duration.ofSeconds(9));
+		this.listener.onLost(TARGET, 7, Duration.ofSeconds(12));
+		assertThat(this.registry.get("zklock.in.doubt").tags("lock", "orders", "mode", "read").counter().count())
+			.isEqualTo(2);
+		assertThat(this.registry.get("zklock.confirmed").tags("lock", "orders", "mode", "read").timer().count())
+			.isEqualTo(1);
+		assertThat(this.registry.get("zklock.confirmed").tags("lock", "orders", "mode", "read").timer()
+			.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(1500);
+		assertThat(this.registry.get("zklock.lost").tags("lock", "orders", "mode", "read").counter().count())
+			.isEqualTo(1);
 	}
 
 	@Test

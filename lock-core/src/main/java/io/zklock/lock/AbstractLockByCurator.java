@@ -39,6 +39,21 @@ public abstract class AbstractLockByCurator implements ILockByCurator {
 		return this.engine.acquire(request);
 	}
 
+	/**
+	 * Acquires a lock as the request says, and fails if its wait runs out; the failure says
+	 * whether the client was connected when it ran out, and since when it was not
+	 * ({@link LockEngine#disconnectedSince()}).
+	 * @param request the request
+	 * @return the handle
+	 * @throws LockAcquisitionException if the wait ran out, if interrupted, or if ZooKeeper
+	 * fails
+	 */
+	@Override
+	public LockHandle acquire(LockRequest request) {
+		return tryAcquire(request)
+			.orElseThrow(() -> RequestTimeouts.waitRanOut(request, this.engine.disconnectedSince().orElse(null)));
+	}
+
 	@Override
 	public List<HeldLock> heldLocks() {
 		return this.engine.getHeldLocks();

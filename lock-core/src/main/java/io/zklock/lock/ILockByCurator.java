@@ -64,10 +64,12 @@ public interface ILockByCurator {
 	 * Acquires the lock on {@code path} in {@link #defaultMode()} for the current thread,
 	 * waiting as long as it takes: a thread-owned, reentrant hold. Release it with
 	 * {@link #releaseDistributedLock(String)} on the same thread, through this same object.
+	 * The wait has no limit, also while the ensemble cannot be reached: see
+	 * {@link #acquire(String, LockMode)}.
 	 * @param path the lock path, such as {@code "orders/42"}
 	 * @throws IllegalArgumentException if the lock path is invalid
-	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again) or
-	 * if ZooKeeper fails
+	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again), if
+	 * the client is closed, or if ZooKeeper fails
 	 */
 	default void acquireDistributedLock(String path) {
 		ThreadBoundLocks.acquire(this, LockRequest.of(path, defaultMode()));
@@ -88,14 +90,24 @@ public interface ILockByCurator {
 
 	/**
 	 * Acquires a call-owned lock, waiting as long as it takes.
+	 *
+	 * <p>
+	 * The wait has no limit, also while the ensemble cannot be reached: while the client is
+	 * not connected nothing is sent, and the call waits for the connection (Curator reconnects
+	 * within the session, or with a new session after the old one expired), however long the
+	 * ensemble stays down, then for the lock. It returns only with the lock; it ends otherwise
+	 * only by an interrupt or the client's close. To bound it, give a wait:
+	 * {@link #tryAcquire(String, LockMode, Duration)}, or {@link #acquire(LockRequest)} with
+	 * {@link LockRequest#waitAtMost(Duration)}, whose failure then says whether the client was
+	 * connected.
 	 * @param path the lock path, such as {@code "orders/42"}
 	 * @param mode the lock mode
 	 * @return the handle; release it when done, from any thread
 	 * @throws IllegalArgumentException if the lock path is invalid
 	 * @throws IllegalStateException if the current thread holds the lock thread-owned (the
 	 * call would wait for itself)
-	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again) or
-	 * if ZooKeeper fails
+	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again), if
+	 * the client is closed, or if ZooKeeper fails
 	 */
 	default LockHandle acquire(String path, LockMode mode) {
 		return acquire(LockRequest.of(path, mode));
@@ -106,13 +118,12 @@ public interface ILockByCurator {
 	 * @param request the request
 	 * @return the handle
 	 * @throws LockAcquisitionException if the wait ran out (the message names the lock path
-	 * and the wait), if interrupted, or if ZooKeeper fails
+	 * and the wait, and, for zklock's beans, says whether the client was connected), if
+	 * interrupted, or if ZooKeeper fails
 	 * @see #tryAcquire(LockRequest)
 	 */
 	default LockHandle acquire(LockRequest request) {
-		return tryAcquire(request).orElseThrow(() -> new LockAcquisitionException(request.path(),
-				"Could not acquire the " + request.mode() + " lock on '" + request.path() + "' within "
-						+ request.maxWait().map(Durations::format).orElse("an unlimited wait")));
+		return tryAcquire(request).orElseThrow(() -> RequestTimeouts.waitRanOut(request, null));
 	}
 
 	/**

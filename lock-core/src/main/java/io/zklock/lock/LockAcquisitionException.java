@@ -1,5 +1,10 @@
 package io.zklock.lock;
 
+import java.time.Duration;
+import java.time.Instant;
+
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when a lock could not be acquired: the wait ran out, the thread was interrupted
  * while waiting (its interrupt flag is then set again), or ZooKeeper failed. No lock node of
@@ -28,6 +33,28 @@ public class LockAcquisitionException extends RuntimeException {
 	 */
 	public LockAcquisitionException(String lockPath, String message) {
 		this(lockPath, message, null);
+	}
+
+	/**
+	 * Creates the exception for a wait that ran out. If the client was not connected when it
+	 * ran out, the message says so and since when: such a time-out says nothing about the
+	 * lock's holders, and would otherwise read exactly like contention.
+	 * @param lockPath the lock path that could not be acquired (the first, for several)
+	 * @param message what could not be acquired within what wait, such as
+	 * {@code "Could not acquire the EXCLUSIVE lock on 'orders/42' within 5s"}
+	 * @param disconnectedSince when the client's connection went away, or {@code null} if it
+	 * was connected (see {@link LockEngine#disconnectedSince()})
+	 * @return the exception
+	 */
+	public static LockAcquisitionException waitRanOut(String lockPath, String message,
+			@Nullable Instant disconnectedSince) {
+		if (disconnectedSince == null) {
+			return new LockAcquisitionException(lockPath, message);
+		}
+		long forMillis = Math.max(0, Duration.between(disconnectedSince, Instant.now()).toMillis());
+		return new LockAcquisitionException(lockPath, message + ": the ZooKeeper client was not connected (since "
+				+ disconnectedSince + ", " + forMillis + "ms when the wait ran out): the wait ran out for the "
+				+ "connection, not for the lock's holders. Check that the ensemble can be reached.");
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package io.zklock.lock;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -46,6 +47,17 @@ public interface LockEngine extends AutoCloseable {
 	 * @return a snapshot, one entry per lock node (reentrant holds are counted in it)
 	 */
 	List<HeldLock> getHeldLocks();
+
+	/**
+	 * Since when this engine's client is not connected to the ensemble: while it is not, no
+	 * lock node can be created or watched, and waits run out for the connection rather than
+	 * for the lock's holders.
+	 * @return the instant the connection went away (at the latest, when the engine began to
+	 * follow the client), or empty while connected or if the engine does not know
+	 */
+	default Optional<Instant> disconnectedSince() {
+		return Optional.empty();
+	}
 
 	/**
 	 * Registers a listener for the events of all locks of this engine.

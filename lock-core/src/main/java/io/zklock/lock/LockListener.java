@@ -8,9 +8,12 @@ import java.time.Duration;
  *
  * <p>
  * {@link #onAcquiring} and its outcome ({@link #onAcquired}, {@link #onTimeout} or
- * {@link #onFailed}) are called on the acquiring thread, in that order; {@link #onReleased} on
- * the releasing thread; {@link #onLost} on the thread that follows the client's connection
- * state. Reentrant acquires and releases of a thread-owned hold are not reported. Keep
+ * {@link #onFailed}) are called on the acquiring thread, in that order; {@link #onReleasing}
+ * and then {@link #onReleased} on the releasing thread; {@link #onInDoubt} and {@link #onLost}
+ * on the thread that follows the client's connection state, {@link #onConfirmed} on the thread
+ * that confirmed ownership. A held lock may go in doubt and back (each {@link #onInDoubt}
+ * followed by {@link #onConfirmed}, {@link #onLost} or its release) before it is lost or
+ * released. Reentrant acquires and releases of a thread-owned hold are not reported. Keep
  * listeners fast and never block; an exception thrown by a listener is logged and otherwise
  * ignored.
  */
@@ -50,6 +53,18 @@ public interface LockListener {
 	}
 
 	/**
+	 * The last hold of a lock node starts to be released: the lock node still exists, so no
+	 * other holder can have been granted the lock yet. Together with {@link #onAcquired} it
+	 * bounds the time the holder held the lock as the holder saw it, which a history checker
+	 * needs to tell two holds at once from a handoff ({@link #onReleased} comes after the
+	 * delete, when the next holder may already hold the lock).
+	 * @param lock the lock
+	 * @param fencingToken the lock node's fencing token
+	 */
+	default void onReleasing(LockTarget lock, long fencingToken) {
+	}
+
+	/**
 	 * The last hold of a lock node was released.
 	 * @param lock the lock
 	 * @param fencingToken the lock node's fencing token
@@ -60,8 +75,35 @@ public interface LockListener {
 	}
 
 	/**
-	 * A held lock was lost before its release: its session expired, or its ownership could
-	 * not be confirmed after a reconnect.
+	 * A held lock was put in doubt: the connection was suspended (an error state of the
+	 * client's {@code ConnectionStateErrorPolicy}; under the session policy this never
+	 * happens), so another process may hold the lock by now, and
+	 * {@link LockHandle#isHeld()} is {@code false}. Followed by {@link #onConfirmed} if, after a
+	 * reconnect with the same session, a quorum operation finds the lock node still owned by
+	 * the session, or by {@link #onLost}, or by {@link #onReleased} if it is released first
+	 * (Curator Tech Note 14). Called on the thread that follows the connection state.
+	 * @param lock the lock
+	 * @param fencingToken the lock node's fencing token
+	 * @param heldFor how long the lock had been held when it was put in doubt
+	 */
+	default void onInDoubt(LockTarget lock, long fencingToken, Duration heldFor) {
+	}
+
+	/**
+	 * A lock in doubt is held again: after a reconnect with the same session, a quorum
+	 * operation found its lock node still owned by the session. No other process held it in
+	 * between. Called on zklock's confirmation thread.
+	 * @param lock the lock
+	 * @param fencingToken the lock node's fencing token
+	 * @param inDoubtFor how long the lock was in doubt
+	 */
+	default void onConfirmed(LockTarget lock, long fencingToken, Duration inDoubtFor) {
+	}
+
+	/**
+	 * A held lock, or one in doubt, was lost before its release: its session expired, or its
+	 * ownership could not be confirmed after a reconnect. Not called for a lock that was in
+	 * doubt and then confirmed ({@link #onInDoubt}, {@link #onConfirmed}).
 	 * @param lock the lock
 	 * @param fencingToken the lost lock node's fencing token
 	 * @param heldFor how long the lock had been held

@@ -59,6 +59,15 @@ public class SemaphoreByCurator implements AutoCloseable {
 	}
 
 	/**
+	 * The lock engine these semaphores delegate to, for what it knows of the connection
+	 * ({@link LockEngine#disconnectedSince()}).
+	 * @return the engine
+	 */
+	public LockEngine engine() {
+		return this.engine;
+	}
+
+	/**
 	 * Stops following the connection state if these semaphores have their own engine; nothing
 	 * otherwise. Leases stay as they are.
 	 */

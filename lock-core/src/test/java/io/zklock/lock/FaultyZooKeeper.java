@@ -1,7 +1,9 @@
 package io.zklock.lock;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -9,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
+import org.apache.curator.utils.ZKPaths;
 import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
@@ -24,8 +28,10 @@ import org.apache.zookeeper.data.Stat;
 /**
  * A ZooKeeper handle with faults at the client boundary, on a real server: a lock-node create
  * under a path prefix whose reply is lost (the server made the node, the client hears
- * {@code CONNECTIONLOSS}), {@code exists} calls on lock nodes that fail or answer late, and a
- * session-id read that stalls (as the handle does while Curator replaces it).
+ * {@code CONNECTIONLOSS}), Curator's protected-mode search after it answered as a lagging
+ * follower would (without that node), {@code exists} calls on lock nodes that fail or answer
+ * late, a session-id read that stalls (as the handle does while Curator replaces it), and a
+ * synchronous {@code exists} of a chosen path that waits until released or interrupted.
  * Synchronous and asynchronous calls alike, so a test holds for any engine.
  */
 public final class FaultyZooKeeper {
@@ -40,6 +46,29 @@ public final class FaultyZooKeeper {
 
 		/** Drop the reply of the next sequential create under the prefix. */
 		final AtomicBoolean dropNextCreateReply = new AtomicBoolean();
+
+		/**
+		 * Answer the next synchronous listing of the prefix after a lost create reply (Curator's
+		 * protected-mode search) as a follower that has not applied that create yet: without its
+		 * node. Curator then creates a second node with the same protected id.
+		 */
+		final AtomicBoolean staleSearchAfterLostReply = new AtomicBoolean();
+
+		/** Runs (on Curator's thread) right before the stale search answers; {@code null} for none. */
+		volatile Runnable beforeStaleSearch;
+
+		/** The path of the node whose create reply was lost, once it was. */
+		final AtomicReference<String> lostReplyNode = new AtomicReference<>();
+
+		final AtomicInteger staleSearches = new AtomicInteger();
+
+		/** A synchronous {@code exists} of this path waits until {@link #releaseExists} counts down. */
+		volatile String stallExistsOf;
+
+		/** The threads that entered a stalled {@code exists}, in order. */
+		final List<Thread> existsStalledOn = new CopyOnWriteArrayList<>();
+
+		final CountDownLatch releaseExists = new CountDownLatch(1);
 
 		/** Answer this many more {@code exists} calls on lock nodes under the prefix with CONNECTIONLOSS. */
 		final AtomicInteger failExists = new AtomicInteger();
@@ -99,8 +128,8 @@ public final class FaultyZooKeeper {
 			}
 			// a create that fails (say, NoNode for a missing parent) keeps the fault armed; a
 			// successful one loses its reply, and the Stat that comes with it
-			super.create(path, data, acl, mode, new Stat(), ttl);
-			if (!disarm()) {
+			String created = super.create(path, data, acl, mode, new Stat(), ttl);
+			if (!disarm(created)) {
 				return super.create(path, data, acl, mode, stat, ttl);
 			}
 			throw new KeeperException.ConnectionLossException();
@@ -111,7 +140,7 @@ public final class FaultyZooKeeper {
 				Object ctx, long ttl) {
 			boolean armed = armedFor(path, mode);
 			super.create(path, data, acl, mode, (rc, replyPath, context, name, stat) -> {
-				if (armed && rc == KeeperException.Code.OK.intValue() && disarm()) {
+				if (armed && rc == KeeperException.Code.OK.intValue() && disarm(name)) {
 					cb.processResult(KeeperException.Code.CONNECTIONLOSS.intValue(), replyPath, context, null, null);
 				}
 				else {
@@ -121,7 +150,30 @@ public final class FaultyZooKeeper {
 		}
 
 		@Override
+		public List<String> getChildren(String path, Watcher watcher) throws KeeperException, InterruptedException {
+			List<String> children = super.getChildren(path, watcher);
+			String lost = this.faults.lostReplyNode.get();
+			if (!path.equals(this.faults.prefix) || lost == null
+					|| !this.faults.staleSearchAfterLostReply.compareAndSet(true, false)) {
+				return children;
+			}
+			Runnable hook = this.faults.beforeStaleSearch;
+			if (hook != null) {
+				hook.run();
+			}
+			this.faults.staleSearches.incrementAndGet();
+			List<String> stale = new ArrayList<>(children);
+			stale.remove(ZKPaths.getNodeFromPath(lost));
+			return stale;
+		}
+
+		@Override
 		public Stat exists(String path, Watcher watcher) throws KeeperException, InterruptedException {
+			if (path.equals(this.faults.stallExistsOf)) {
+				// a reply that does not come: the calling thread waits, and answers an interrupt as ZooKeeper does
+				this.faults.existsStalledOn.add(Thread.currentThread());
+				this.faults.releaseExists.await();
+			}
 			if (failsExists(path)) {
 				throw new KeeperException.ConnectionLossException();
 			}
@@ -167,8 +219,9 @@ public final class FaultyZooKeeper {
 					&& this.faults.dropNextCreateReply.get();
 		}
 
-		private boolean disarm() {
+		private boolean disarm(String created) {
 			if (this.faults.dropNextCreateReply.compareAndSet(true, false)) {
+				this.faults.lostReplyNode.set(created);
 				this.faults.createRepliesDropped.incrementAndGet();
 				return true;
 			}

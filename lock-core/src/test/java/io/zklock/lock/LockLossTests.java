@@ -21,7 +21,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * Lock loss on real connection and session failures: a held lock is in doubt while the
  * connection is suspended, held again once ownership is confirmed after a reconnect within
- * the session, and lost for good when the session expires. Session timeout 4 s.
+ * the session, and lost for good when the session expires; listeners are told which
+ * ({@link LockListener#onInDoubt}, {@link LockListener#onConfirmed}, {@link LockListener#onLost}).
+ * Session timeout 4 s.
  */
 @Timeout(120)
 class LockLossTests extends ZkServerTest {
@@ -63,6 +65,8 @@ class LockLossTests extends ZkServerTest {
 	void shouldKeepTheLockAfterConfirmationWhenTheConnectionComesBackWithinTheSession() throws Exception {
 		CuratorFramework holderClient = client(false);
 		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
+		RecordingListener events = new RecordingListener();
+		holder.engine().addListener(events);
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
 		List<LockState> seenByListener = new CopyOnWriteArrayList<>();
 		lock.onLost((handle) -> seenByListener.add(handle.state()));
@@ -78,6 +82,12 @@ class LockLossTests extends ZkServerTest {
 		await().atMost(Duration.ofSeconds(10)).until(() -> lock.state() == LockState.HELD);
 		assertThat(lock.isHeld()).isTrue();
 		assertThat(seenByListener).containsExactly(LockState.IN_DOUBT);
+		// listeners tell the doubt from a loss: in doubt, then confirmed again, never lost
+		await().atMost(Duration.ofSeconds(5)).until(() -> events.types().contains(RecordingListener.Type.CONFIRMED));
+		assertThat(events.types()).containsExactly(RecordingListener.Type.ACQUIRING, RecordingListener.Type.ACQUIRED,
+				RecordingListener.Type.IN_DOUBT, RecordingListener.Type.CONFIRMED);
+		assertThat(events.events()).filteredOn((event) -> event.type() != RecordingListener.Type.ACQUIRING)
+			.allSatisfy((event) -> assertThat(event.fencingToken()).isEqualTo(lock.fencingToken()));
 		ExclusiveLockByCurator rival = new ExclusiveLockByCurator(client(false), "/locks");
 		assertThat(rival.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofMillis(200))).isEmpty();
 		assertThat(lock.release()).isEqualTo(ReleaseResult.RELEASED);
@@ -88,6 +98,8 @@ class LockLossTests extends ZkServerTest {
 	void shouldLoseTheLockWhenTheConnectionIsGonePastTheSession() throws Exception {
 		CuratorFramework holderClient = client(false);
 		ExclusiveLockByCurator holder = new ExclusiveLockByCurator(holderClient, "/locks");
+		RecordingListener events = new RecordingListener();
+		holder.engine().addListener(events);
 		LockHandle lock = holder.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ZERO).orElseThrow();
 		AtomicLong lostAt = new AtomicLong();
 		holder.engine().addListener(new LockListener() {
@@ -104,6 +116,8 @@ class LockLossTests extends ZkServerTest {
 		server.restart();
 		await().atMost(Duration.ofSeconds(20)).until(() -> holderClient.getZookeeperClient().isConnected());
 		assertThat(lock.state()).isEqualTo(LockState.LOST);
+		assertThat(events.types()).containsExactly(RecordingListener.Type.ACQUIRING, RecordingListener.Type.ACQUIRED,
+				RecordingListener.Type.IN_DOUBT, RecordingListener.Type.LOST);
 		ExclusiveLockByCurator rival = new ExclusiveLockByCurator(client(false), "/locks");
 		LockHandle rivalLock = rival.tryAcquire("jobs", LockMode.EXCLUSIVE, Duration.ofSeconds(10)).orElseThrow();
 		assertThat(rivalLock.fencingToken()).isGreaterThan(lock.fencingToken());
@@ -119,6 +133,8 @@ class LockLossTests extends ZkServerTest {
 		holderClient.getConnectionStateListenable().addListener((c, state) -> states.add(state));
 		AtomicInteger lossCalls = new AtomicInteger();
 		lock.onLost((handle) -> lossCalls.incrementAndGet());
+		RecordingListener events = new RecordingListener();
+		holder.engine().addListener(events);
 
 		server.stop();
 		await().atMost(Duration.ofSeconds(SESSION_TIMEOUT_MS / 1000)).until(() -> states.contains(ConnectionState.SUSPENDED));
@@ -127,6 +143,7 @@ class LockLossTests extends ZkServerTest {
 		await().atMost(Duration.ofSeconds(10)).until(() -> states.contains(ConnectionState.RECONNECTED));
 		assertThat(lock.isHeld()).isTrue();
 		assertThat(lossCalls).hasValue(0);
+		assertThat(events.types()).isEmpty();
 		assertThat(lock.release()).isEqualTo(ReleaseResult.RELEASED);
 	}
 

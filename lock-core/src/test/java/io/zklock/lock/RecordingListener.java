@@ -11,7 +11,7 @@ public final class RecordingListener implements LockListener {
 
 	public enum Type {
 
-		ACQUIRING, ACQUIRED, TIMEOUT, FAILED, RELEASED, LOST
+		ACQUIRING, ACQUIRED, TIMEOUT, FAILED, RELEASING, RELEASED, IN_DOUBT, CONFIRMED, LOST
 
 	}
 
@@ -51,8 +51,23 @@ public final class RecordingListener implements LockListener {
 	}
 
 	@Override
+	public void onReleasing(LockTarget lock, long fencingToken) {
+		this.events.add(new Event(Type.RELEASING, lock, fencingToken, Duration.ZERO, null, null));
+	}
+
+	@Override
 	public void onReleased(LockTarget lock, long fencingToken, Duration heldFor, ReleaseResult result) {
 		this.events.add(new Event(Type.RELEASED, lock, fencingToken, heldFor, result, null));
+	}
+
+	@Override
+	public void onInDoubt(LockTarget lock, long fencingToken, Duration heldFor) {
+		this.events.add(new Event(Type.IN_DOUBT, lock, fencingToken, heldFor, null, null));
+	}
+
+	@Override
+	public void onConfirmed(LockTarget lock, long fencingToken, Duration inDoubtFor) {
+		this.events.add(new Event(Type.CONFIRMED, lock, fencingToken, inDoubtFor, null, null));
 	}
 
 	@Override

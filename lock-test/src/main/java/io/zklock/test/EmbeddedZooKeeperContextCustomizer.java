@@ -34,6 +34,8 @@ final class EmbeddedZooKeeperContextCustomizer implements ContextCustomizer {
 			// a context made before the extension's beforeAll (a PER_CLASS test instance)
 			running = TestZooKeeperServers.obtain(this.testClass);
 		}
+		// Spring Boot has just set its logging up for this context, with the server's loggers at INFO
+		TestServerLogLevels.quiet();
 		ConfigurableEnvironment environment = context.getEnvironment();
 		Map<String, Object> properties = new LinkedHashMap<>();
 		for (String pair : running.zookeeper().propertyValues()) {

@@ -11,13 +11,21 @@ import io.zklock.lock.LockMode;
 /**
  * Assertions, made inside a method, that it runs under a {@link DistributedLock}: they catch a
  * method that is called past its Spring proxy (from the same object, or on an instance Spring
- * did not make), or that locks another path or mode than the test expects.
+ * did not make), or that locks another path or mode than the test expects. This class ships in
+ * the test artifact, so call it from test code, for example from a test's stand-in for the
+ * resource the lock protects:
  *
  * <pre class="code">
- * &#064;DistributedLock(path = "orders", key = "#id")
- * public void ship(long id) {
- *     LockAssert.assertLocked("orders/" + id, LockMode.EXCLUSIVE);
- *     …
+ * &#064;Bean
+ * &#064;Primary
+ * ShippingLedger checkingLedger() {
+ *     return new ShippingLedger() {
+ *         &#064;Override
+ *         public void recordShipment(String orderId, long fencingToken) {
+ *             LockAssert.assertLocked("orders/" + orderId, LockMode.EXCLUSIVE);
+ *             super.recordShipment(orderId, fencingToken);
+ *         }
+ *     };
  * }
  * </pre>
  *

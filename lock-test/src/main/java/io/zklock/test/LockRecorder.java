@@ -8,6 +8,8 @@ import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockTarget;
 import io.zklock.lock.ReleaseResult;
+import io.zklock.test.history.CheckResult;
+import io.zklock.test.history.LockHistory;
 
 /**
  * A {@link LockListener} that records the locks an application takes, in the order they were
@@ -20,10 +22,25 @@ import io.zklock.lock.ReleaseResult;
  * assertThat(taken).extracting(LockRecorder.Acquisition::lockPath).containsExactly("orders/3", "orders/7");
  * </pre>
  *
+ * It also keeps the application's lock history ({@link #history()}: every acquire start,
+ * grant, timeout, release and loss with its fencing token, thread and monotonic time) for
+ * zklock's history checker:
+ *
+ * <pre class="code">
+ * recorder.check().assertSafe();   // no two holds at once, unique tokens in real-time order
+ * </pre>
+ *
  * Reentrant acquires of a lock a thread already holds are not recorded (no lock node is
  * granted). Thread-safe.
  */
 public class LockRecorder implements LockListener {
+
+	/** The holder name of the application's events in {@link #history()}. */
+	public static final String DEFAULT_HOLDER = "application";
+
+	private final LockHistory history = new LockHistory();
+
+	private final LockListener historyListener;
 
 	private final List<Acquisition> acquisitions = new ArrayList<>();
 
@@ -31,8 +48,31 @@ public class LockRecorder implements LockListener {
 
 	private final List<Acquisition> releases = new ArrayList<>();
 
+	/**
+	 * Creates a recorder whose history names the application {@value #DEFAULT_HOLDER}.
+	 */
+	public LockRecorder() {
+		this(DEFAULT_HOLDER);
+	}
+
+	/**
+	 * Creates a recorder whose history names the application as given: give each application
+	 * instance of a test its own name when their events go to one history.
+	 * @param holder the application's name in the history, such as {@code "app-1"}
+	 * @throws IllegalArgumentException if {@code holder} is {@code null} or blank
+	 */
+	public LockRecorder(String holder) {
+		this.historyListener = this.history.listener(holder);
+	}
+
+	@Override
+	public void onAcquiring(LockTarget lock) {
+		this.historyListener.onAcquiring(lock);
+	}
+
 	@Override
 	public void onAcquired(LockTarget lock, long fencingToken, Duration waited) {
+		this.historyListener.onAcquired(lock, fencingToken, waited);
 		synchronized (this) {
 			this.acquisitions.add(new Acquisition(lock.lockPath(), lock.lockName(), lock.mode(), fencingToken,
 					Thread.currentThread().getName()));
@@ -41,17 +81,53 @@ public class LockRecorder implements LockListener {
 
 	@Override
 	public void onTimeout(LockTarget lock, Duration waited) {
+		this.historyListener.onTimeout(lock, waited);
 		synchronized (this) {
 			this.timeouts.add(lock);
 		}
 	}
 
 	@Override
+	public void onFailed(LockTarget lock, Duration waited, Throwable error) {
+		this.historyListener.onFailed(lock, waited, error);
+	}
+
+	@Override
+	public void onReleasing(LockTarget lock, long fencingToken) {
+		this.historyListener.onReleasing(lock, fencingToken);
+	}
+
+	@Override
 	public void onReleased(LockTarget lock, long fencingToken, Duration heldFor, ReleaseResult result) {
+		this.historyListener.onReleased(lock, fencingToken, heldFor, result);
 		synchronized (this) {
 			this.releases.add(new Acquisition(lock.lockPath(), lock.lockName(), lock.mode(), fencingToken,
 					Thread.currentThread().getName()));
 		}
+	}
+
+	@Override
+	public void onLost(LockTarget lock, long fencingToken, Duration heldFor) {
+		this.historyListener.onLost(lock, fencingToken, heldFor);
+	}
+
+	/**
+	 * The application's lock history since this recorder was made or cleared: every acquire
+	 * start, grant, timeout or failure, release and loss, with fencing token, thread and
+	 * monotonic time. Check it with {@link LockHistory#check()}; record the guarded work too
+	 * with {@link LockHistory#enter}.
+	 * @return the live history (not a copy)
+	 */
+	public LockHistory history() {
+		return this.history;
+	}
+
+	/**
+	 * Checks {@link #history()}.
+	 * @return what zklock's history checker found
+	 */
+	public CheckResult check() {
+		return this.history.check();
 	}
 
 	/**
@@ -107,9 +183,10 @@ public class LockRecorder implements LockListener {
 	}
 
 	/**
-	 * Forgets everything recorded so far.
+	 * Forgets everything recorded so far, the history too.
 	 */
 	public synchronized void clear() {
+		this.history.clear();
 		this.acquisitions.clear();
 		this.timeouts.clear();
 		this.releases.clear();

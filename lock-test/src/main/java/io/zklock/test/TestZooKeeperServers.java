@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -17,6 +18,9 @@ final class TestZooKeeperServers {
 	private static final Map<Class<?>, Running> RUNNING = new ConcurrentHashMap<>();
 
 	private static final AtomicInteger NAMESPACES = new AtomicInteger();
+
+	/** The only address the server listens on, and the one in its connect string. */
+	static final String LOOPBACK = "127.0.0.1";
 
 	private TestZooKeeperServers() {
 	}
@@ -45,9 +49,11 @@ final class TestZooKeeperServers {
 
 	private static Running start(Class<?> testClass) {
 		TestingServer server;
+		TestServerLogLevels.quiet();
 		try {
-			// a free port, a temporary data directory deleted on close
-			server = new TestingServer(-1, null, true);
+			// a free port of the loopback interface only, a temporary data directory deleted on close
+			server = new TestingServer(new InstanceSpec(null, 0, -1, -1, true, -1, -1, -1,
+					Map.of("clientPortAddress", LOOPBACK), LOOPBACK), true);
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(
@@ -87,6 +93,7 @@ final class TestZooKeeperServers {
 		public void close() throws Exception {
 			if (this.closed.compareAndSet(false, true)) {
 				RUNNING.remove(this.testClass, this);
+				TestServerLogLevels.quiet();
 				this.server.close();
 			}
 		}

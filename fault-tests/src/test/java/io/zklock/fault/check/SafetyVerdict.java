@@ -4,10 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.zklock.fault.register.KeyStats;
+import io.zklock.test.history.CheckResult;
+import io.zklock.test.history.Overlap;
 
 /**
- * The safety verdict on one lock path: the checker's findings plus the register's figures
- * (stale writes accepted, lost updates), and overlapping holds where the run had no pauses or
+ * The safety verdict on one lock path, the fault suite's layer over zklock's published checker
+ * ({@code io.zklock.test.history}): the checker's findings plus the register's figures (stale
+ * writes accepted, lost updates), and overlapping holds where the run had no pauses or
  * partitions.
  */
 public final class SafetyVerdict {
@@ -32,8 +35,11 @@ public final class SafetyVerdict {
 			problems.add("Lost update on '" + stats.key() + "': the counter is " + stats.value() + " after "
 					+ stats.acceptedWrites() + " accepted increments");
 		}
-		if (overlapsForbidden && result.overlaps() > 0) {
-			problems.add(result.overlaps() + " pair(s) of grants held at the same time without any pause");
+		if (overlapsForbidden && !result.overlaps().isEmpty()) {
+			problems.add(result.overlaps().size() + " pair(s) of grants held at the same time without any pause");
+			for (Overlap overlap : result.overlaps().subList(0, Math.min(3, result.overlaps().size()))) {
+				problems.add(overlap.describe(result.origin()));
+			}
 		}
 		return problems;
 	}

@@ -2,6 +2,7 @@ package io.zklock.fault.ensemble;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,7 +28,7 @@ public final class InProcessEnsemble implements Ensemble {
 
 	private final TestingCluster cluster;
 
-	private final List<InstanceSpec> specs = new ArrayList<>();
+	private final List<InstanceSpec> specs;
 
 	private final boolean[] running;
 
@@ -36,16 +37,35 @@ public final class InProcessEnsemble implements Ensemble {
 	 * @param size the number of members
 	 */
 	public InProcessEnsemble(int size) throws Exception {
-		for (int id = 1; id <= size; id++) {
-			Map<String, Object> properties = Map.of("4lw.commands.whitelist", "*", "maxSessionTimeout", "60000",
-					"clientPortAddress", "127.0.0.1");
-			this.specs.add(new InstanceSpec(null, -1, -1, -1, true, id, 200, -1, properties, "127.0.0.1"));
-		}
+		this(specs(size, Map.of()));
+	}
+
+	/**
+	 * Starts an ensemble of members described by {@link #specs(int, Map)} (or copies of them with
+	 * more properties) and waits until it has a leader.
+	 */
+	InProcessEnsemble(List<InstanceSpec> specs) throws Exception {
+		this.specs = List.copyOf(specs);
 		this.cluster = new TestingCluster(this.specs);
-		this.running = new boolean[size];
+		this.running = new boolean[specs.size()];
 		this.cluster.start();
 		java.util.Arrays.fill(this.running, true);
 		EnsembleProbe.awaitLeader(this);
+	}
+
+	/**
+	 * The members of an ensemble on loopback, tick 200 ms, four-letter words on, sessions up to 60 s.
+	 * @param extraProperties {@code zoo.cfg} properties every member adds or overrides
+	 */
+	static List<InstanceSpec> specs(int size, Map<String, Object> extraProperties) {
+		List<InstanceSpec> specs = new ArrayList<>();
+		for (int member = 0; member < size; member++) {
+			Map<String, Object> properties = new HashMap<>(Map.of("4lw.commands.whitelist", "*", "maxSessionTimeout",
+					"60000", "clientPortAddress", "127.0.0.1"));
+			properties.putAll(extraProperties);
+			specs.add(new InstanceSpec(null, -1, -1, -1, true, member + 1, 200, -1, properties, "127.0.0.1"));
+		}
+		return specs;
 	}
 
 	@Override

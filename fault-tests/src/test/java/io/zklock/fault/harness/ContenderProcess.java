@@ -63,8 +63,22 @@ public final class ContenderProcess implements AutoCloseable {
 	 * @param logDir where its standard error is written ({@code <id>.log})
 	 */
 	public static ContenderProcess start(String id, int registerPort, History history, Path logDir) {
-		Process process = ChildJvm.start(ChildJvm.testClasspath(), ChildJvm.smallJvmFlags("64m"), MAIN_CLASS,
-				List.of(id, Integer.toString(registerPort)), logDir.resolve(id.replace('#', '-') + ".log"), false);
+		return start(id, MAIN_CLASS, List.of(id, Integer.toString(registerPort)), history, logDir);
+	}
+
+	/**
+	 * Starts another program that speaks the contender's protocol (history events and replies
+	 * on standard output, {@code R started <pid>} first) and waits until it runs.
+	 * @param id its process id in the history
+	 * @param mainClass its main class, on the test classpath
+	 * @param args its program arguments
+	 * @param history where its events go
+	 * @param logDir where its standard error is written ({@code <id>.log})
+	 */
+	public static ContenderProcess start(String id, String mainClass, List<String> args, History history,
+			Path logDir) {
+		Process process = ChildJvm.start(ChildJvm.testClasspath(), ChildJvm.smallJvmFlags("64m"), mainClass, args,
+				logDir.resolve(id.replace('#', '-') + ".log"), false);
 		ContenderProcess contender = new ContenderProcess(id, process, history);
 		contender.awaitReply("started", Duration.ofSeconds(60));
 		return contender;

@@ -4,8 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.zklock.fault.check.CheckResult;
-import io.zklock.fault.check.HistoryChecker;
+import io.zklock.fault.check.FaultHistory;
 import io.zklock.fault.check.Liveness;
 import io.zklock.fault.check.SafetyVerdict;
 import io.zklock.fault.harness.ContenderProcess;
@@ -14,6 +13,7 @@ import io.zklock.fault.history.Event;
 import io.zklock.fault.history.EventStream;
 import io.zklock.fault.register.KeyStats;
 import io.zklock.fault.report.Figures;
+import io.zklock.test.history.CheckResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -78,11 +78,11 @@ public final class HolderKillScenario {
 		lab.stopAll();
 
 		history = lab.history().snapshot();
-		CheckResult result = HistoryChecker.check(history, lockPath);
+		CheckResult result = FaultHistory.check(history, lockPath);
 		KeyStats stats = lab.register().stats(lockPath);
 		figures.rounds(result.grants())
 			.staleWrites(stats.rejectedStale(), stats.acceptedStale())
-			.overlaps(Integer.toString(result.overlaps()))
+			.overlaps(Integer.toString(result.overlaps().size()))
 			.extra(lockPath + " failover bound (session + 1 s) ms", failoverBound.toMillis())
 			.extra(lockPath + " slowest recovery after the last crash ms",
 					Liveness.slowestRecoveryMillis(history, live, lockPath, healNanos));

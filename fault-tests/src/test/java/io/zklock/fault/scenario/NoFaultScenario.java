@@ -7,14 +7,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.zklock.fault.check.CheckResult;
-import io.zklock.fault.check.HistoryChecker;
+import io.zklock.fault.check.FaultHistory;
 import io.zklock.fault.check.SafetyVerdict;
 import io.zklock.fault.contender.CallShape;
 import io.zklock.fault.harness.FaultLab;
 import io.zklock.fault.history.Event;
 import io.zklock.fault.register.KeyStats;
 import io.zklock.fault.report.Figures;
+import io.zklock.test.history.CheckResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,14 +51,14 @@ public final class NoFaultScenario {
 		double seconds = (System.nanoTime() - start) / 1e9;
 
 		List<Event> history = lab.history().snapshot();
-		CheckResult result = HistoryChecker.check(history, lockPath);
+		CheckResult result = FaultHistory.check(history, lockPath);
 		KeyStats stats = lab.register().stats(lockPath);
 		List<Long> latencies = acquireLatenciesMicros(history, lockPath);
 		int queuedBehindOwnCall = acquiresWhileOwnCallHolds(history, lockPath);
 		int releasedOffThread = releasesOnPoolThreads(history, lockPath);
 		figures.rounds(result.grants())
 			.staleWrites(stats.rejectedStale(), stats.acceptedStale())
-			.overlaps(Integer.toString(result.overlaps()))
+			.overlaps(Integer.toString(result.overlaps().size()))
 			.extra(lockPath + " contenders × threads", contenders + " × " + threads)
 			.extra(lockPath + " call shape", shape + (shape.isThreadOwned() ? " (thread-owned)" : " (call-owned)"))
 			.extra(lockPath + " reentrant acquires (same token)", result.reentrantGrants())

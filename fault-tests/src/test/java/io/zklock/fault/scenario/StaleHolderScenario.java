@@ -3,8 +3,7 @@ package io.zklock.fault.scenario;
 import java.time.Duration;
 import java.util.List;
 
-import io.zklock.fault.check.CheckResult;
-import io.zklock.fault.check.HistoryChecker;
+import io.zklock.fault.check.FaultHistory;
 import io.zklock.fault.check.Liveness;
 import io.zklock.fault.check.SafetyVerdict;
 import io.zklock.fault.contender.CallShape;
@@ -13,6 +12,7 @@ import io.zklock.fault.harness.FaultLab;
 import io.zklock.fault.history.Event;
 import io.zklock.fault.register.KeyStats;
 import io.zklock.fault.report.Figures;
+import io.zklock.test.history.CheckResult;
 
 import static org.awaitility.Awaitility.await;
 
@@ -110,7 +110,7 @@ public final class StaleHolderScenario {
 
 			List<Event> history = lab.history().snapshot();
 			Event rivalGrant = Liveness.firstGrantAfter(history, lockPath, faultEvent.nanos(), rival.id(), null);
-			CheckResult result = HistoryChecker.check(history, lockPath);
+			CheckResult result = FaultHistory.check(history, lockPath);
 			KeyStats stats = lab.register().stats(lockPath);
 			List<String> liveness = Liveness.check(history, List.of(holder.id(), rival.id()), lockPath,
 					healEvent.nanos(), session.multipliedBy(2));
@@ -122,7 +122,7 @@ public final class StaleHolderScenario {
 			figures.rounds(result.grants())
 				.staleWrites(stats.rejectedStale(), stats.acceptedStale())
 				.failover(outcome.rivalGrantMillis())
-				.overlaps(result.overlaps() + " (holder cut off on purpose); " + result.overlapsUntilDoubt()
+				.overlaps(result.overlaps().size() + " (holder cut off on purpose); " + result.overlapsUntilDoubt().size()
 						+ " until in doubt")
 				.extra(lockPath + " register", fenced ? "fenced" : "UNFENCED (negative control)")
 				.extra(lockPath + " call shape", shape + (shape.isThreadOwned() ? " (thread-owned)" : " (call-owned)"))

@@ -5,13 +5,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.zklock.autoconfigure.ChildJvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -59,18 +60,10 @@ class EmbeddedServerJvmExitTests {
 	}
 
 	private static List<String> command() {
-		String classpath = System.getProperty("surefire.test.class.path");
-		if (classpath == null || classpath.isBlank()) {
-			classpath = System.getProperty("java.class.path");
-		}
-		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.addAll(List.of("-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
-				"-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"), "-cp", classpath,
-				CommandLineLockApp.class.getName(), "--spring.main.banner-mode=off",
-				"--logging.config=classpath:io/zklock/autoconfigure/embedded/command-line-app-logback.xml",
-				"--zklock.zookeeper.embedded.enabled=true"));
-		return command;
+		return ChildJvm.command(CommandLineLockApp.class, List.of(),
+				List.of("--spring.main.banner-mode=off",
+						"--logging.config=classpath:io/zklock/autoconfigure/embedded/command-line-app-logback.xml",
+						"--zklock.zookeeper.embedded.enabled=true"));
 	}
 
 	private static String read(Path file) throws IOException {

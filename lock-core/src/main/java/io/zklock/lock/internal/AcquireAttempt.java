@@ -1,5 +1,6 @@
 package io.zklock.lock.internal;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -27,9 +28,11 @@ import org.jspecify.annotations.Nullable;
  * again and go back to 2.</li>
  * </ol>
  * A round whose node turns out not to be ours (an expired session, a stale follower's listing)
- * deletes it and the attempt queues again at the back with a new round. Giving up
- * ({@link #abandon()}, {@link #fail}) deletes our node, also one whose create reply is still to
- * come, and removes the watches left. Every call goes through Curator's background API
+ * deletes it and the attempt queues again at the back with a new round. Nodes with our node's
+ * protected id are our own create's ({@link ProtectedNodes}): they never block us and are deleted
+ * as soon as a listing shows them. Giving up ({@link #abandon()}, {@link #fail}) deletes our node,
+ * also one whose create reply is still to come, with the other nodes of its create if no listing
+ * showed them yet, and removes the watches left. Every call goes through Curator's background API
  * ({@link LockNodeCalls}); the waiting caller parks on {@link #outcome()}. Thread-safe: all
  * state, the rounds' too, is guarded by one {@link ReentrantLock}.
  */
@@ -48,6 +51,12 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private @Nullable AcquireRound round;
+
+	/** The round that looked at a listing taken after its create's reply (its duplicates go then). */
+	private @Nullable AcquireRound lookedBy;
+
+	/** Deletes of duplicates of our nodes, under way or done. */
+	private CompletableFuture<?> duplicatesGone = CompletableFuture.completedFuture(null);
 
 	private boolean done;
 
@@ -111,8 +120,8 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 	 * it). While disconnected a waiter just waits: nothing is sent that Curator's retries could
 	 * give up on before the wait's deadline.
 	 */
-	void onSignal(SessionGuard.Signal signal) {
-		if (signal == SessionGuard.Signal.RECONNECTED) {
+	void onSignal(ConnectionSignal signal) {
+		if (signal == ConnectionSignal.RECONNECTED) {
 			locked(this::resumeIfConnected);
 		}
 	}
@@ -170,15 +179,25 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 		}
 	}
 
-	/** A create whose reply came after the attempt ended or moved on: its node goes. */
+	@Override
+	public void looked(List<String> duplicates) {
+		this.lookedBy = this.round;
+		if (!duplicates.isEmpty()) {
+			CompletableFuture<@Nullable Void> gone = new CompletableFuture<>();
+			this.queue.deleteAll(duplicates, gone);
+			this.duplicatesGone = CompletableFuture.allOf(this.duplicatesGone, gone);
+		}
+	}
+
+	/** A create whose reply came after the attempt ended or moved on: its nodes go. */
 	@Override
 	public void createdTooLate(@Nullable String nodePath) {
 		if (nodePath != null) {
-			this.queue.deleteInBackground(nodePath, this.cleanedUp);
+			deleteOwnNode(nodePath, true);
 		}
 		else {
 			// Curator's protected mode finds and deletes a node whose create failed for good
-			this.cleanedUp.complete(null);
+			cleanedUpAfter(CompletableFuture.completedFuture(null));
 		}
 	}
 
@@ -201,10 +220,10 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 			current.removeWatches();
 		}
 		if (current != null && current.nodePath() != null) {
-			this.queue.deleteInBackground(current.nodePath(), this.cleanedUp);
+			deleteOwnNode(current.nodePath(), this.lookedBy != current);
 		}
 		else if (current == null || !current.isCreateInFlight()) {
-			this.cleanedUp.complete(null);
+			cleanedUpAfter(CompletableFuture.completedFuture(null));
 		}
 		if (error != null) {
 			this.outcome.completeExceptionally(error);
@@ -212,6 +231,26 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 		else {
 			this.outcome.complete(null);
 		}
+	}
+
+	/**
+	 * Deletes the node of a round that gave up, and the other nodes of its create unless a listing
+	 * showed them already (they are deleted then); {@link #cleanedUp()} completes after all of it.
+	 */
+	private void deleteOwnNode(String nodePath, boolean withDuplicates) {
+		CompletableFuture<@Nullable Void> gone = new CompletableFuture<>();
+		if (withDuplicates) {
+			this.queue.deleteWithDuplicates(nodePath, gone);
+		}
+		else {
+			this.queue.deleteInBackground(nodePath, gone);
+		}
+		cleanedUpAfter(gone);
+	}
+
+	private void cleanedUpAfter(CompletableFuture<?> nodeGone) {
+		CompletableFuture.allOf(nodeGone, this.duplicatesGone)
+			.whenComplete((ignored, error) -> this.cleanedUp.complete(null));
 	}
 
 	/** Sends a background request; a request that cannot even be sent ends the attempt. */

@@ -148,18 +148,7 @@ final class AcquireRound {
 	}
 
 	private void onOwnStat(CuratorEvent event) {
-		if (LockNodeCalls.isNoNode(event)) {
-			this.attempt.newRound();
-		}
-		else if (LockNodeCalls.isConnectionProblem(event)) {
-			this.attempt.lookAgainWhenConnected();
-		}
-		else if (!LockNodeCalls.isOk(event)) {
-			this.attempt.end(LockNodeCalls.failure(event));
-		}
-		else {
-			created(event.getStat());
-		}
+		route(event, this.attempt::newRound, () -> created(event.getStat()));
 	}
 
 	private void created(Stat stat) {
@@ -199,19 +188,8 @@ final class AcquireRound {
 	}
 
 	private void onListing(CuratorEvent event) {
-		if (LockNodeCalls.isNoNode(event)) {
-			// the parent is gone, so our node is too (it died with its session)
-			requeue();
-		}
-		else if (LockNodeCalls.isConnectionProblem(event)) {
-			this.attempt.lookAgainWhenConnected();
-		}
-		else if (!LockNodeCalls.isOk(event)) {
-			this.attempt.end(LockNodeCalls.failure(event));
-		}
-		else {
-			evaluate(event.getChildren());
-		}
+		// NoNode: the parent is gone, so our node is too (it died with its session)
+		route(event, this::requeue, () -> evaluate(event.getChildren()));
 	}
 
 	private void evaluate(List<String> children) {
@@ -220,8 +198,12 @@ final class AcquireRound {
 			// our node died with an expired session (a lagging follower may still list it):
 			// queue again at the back with a node of the current session
 			requeue();
+			return;
 		}
-		else if (position.holds()) {
+		// nodes of our own create that Curator's protected mode left block nothing, and they go
+		List<String> duplicates = position.duplicates();
+		this.attempt.looked(duplicates.isEmpty() ? duplicates : duplicates.stream().map(this.calls::lockNodePath).toList());
+		if (position.holds()) {
 			this.attempt.grant();
 		}
 		else if (this.attempt.isPastDeadline()) {
@@ -235,15 +217,30 @@ final class AcquireRound {
 	}
 
 	private void onWatchSet(String path, CuratorEvent event) {
-		if (LockNodeCalls.isNoNode(event)) {
+		route(event, () -> {
 			this.watch.fired(path);
 			blockerGone(path);
+		}, () -> {
+			// the watch is set: wait for it
+		});
+	}
+
+	/**
+	 * Routes a reply: NoNode to {@code onNoNode}; a connection problem to looking again once
+	 * connected; any other failure ends the attempt; success to {@code onOk}.
+	 */
+	private void route(CuratorEvent event, Runnable onNoNode, Runnable onOk) {
+		if (LockNodeCalls.isNoNode(event)) {
+			onNoNode.run();
 		}
 		else if (LockNodeCalls.isConnectionProblem(event)) {
 			this.attempt.lookAgainWhenConnected();
 		}
 		else if (!LockNodeCalls.isOk(event)) {
 			this.attempt.end(LockNodeCalls.failure(event));
+		}
+		else {
+			onOk.run();
 		}
 	}
 

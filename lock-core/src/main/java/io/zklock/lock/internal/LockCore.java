@@ -1,6 +1,7 @@
 package io.zklock.lock.internal;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * The machinery of one Curator client's locks and leases, behind
  * {@code io.zklock.lock.spi.LockCoordinator}, which resolves lock paths against the lock root
  * first. Its parts, one job each: the hold registry keeps holds and thread-owned reentrancy,
- * the session guard follows the connection state (doubt, loss, confirmation), the lock-node
- * queue speaks the ZooKeeper protocol, the lock release counts holds down and deletes their
- * nodes, and the permit leases take semaphore permits.
+ * the session guard follows the connection state (doubt, loss, confirmation), the namespace
+ * gate has the client's namespace made off the callers' threads before acquires send anything,
+ * the lock-node queue speaks the ZooKeeper protocol, the lock release counts holds down and
+ * deletes their nodes, and the permit leases take semaphore permits.
  *
  * <p>
  * Internal: not part of zklock's API, no compatibility promise; public only for
@@ -36,6 +38,8 @@ public final class LockCore implements AutoCloseable {
 
 	private final SessionGuard guard;
 
+	private final NamespaceGate namespace;
+
 	private final HoldRegistry holds;
 
 	private final LockNodeQueue queue;
@@ -44,15 +48,36 @@ public final class LockCore implements AutoCloseable {
 
 	private final PermitLeases permits;
 
+	/** Why no lock is granted any more, once {@link #stopGranting(String)} was called. */
+	private volatile @Nullable String refusal;
+
 	/**
 	 * Creates the machinery over a client and starts following its connection state.
 	 * @param client a started Curator client
 	 * @param nodeData the bytes every lock node carries (copied)
 	 */
 	public LockCore(CuratorFramework client, byte[] nodeData) {
-		this.guard = new SessionGuard(client, this::reportLost);
+		this.guard = new SessionGuard(client, new HoldReports.Listener() {
+
+			@Override
+			public void lost(GuardedHold hold) {
+				reportLost(hold);
+			}
+
+			@Override
+			public void inDoubt(GuardedHold hold) {
+				reportInDoubt(hold);
+			}
+
+			@Override
+			public void confirmed(GuardedHold hold, Duration inDoubtFor) {
+				reportConfirmed(hold, inDoubtFor);
+			}
+
+		});
+		this.namespace = new NamespaceGate(client, this.guard);
 		this.holds = new HoldRegistry(this.guard);
-		this.queue = new LockNodeQueue(client, nodeData, this.guard);
+		this.queue = new LockNodeQueue(client, nodeData, this.guard, this.namespace);
 		this.release = new LockRelease(this.holds, this.queue, this.listeners);
 		this.permits = new PermitLeases(client, this.guard);
 	}
@@ -62,7 +87,19 @@ public final class LockCore implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		this.namespace.close();
 		this.guard.close();
+	}
+
+	/**
+	 * Grants no lock and no permit from now on: a new acquire fails at once with a
+	 * {@link LockAcquisitionException} that gives {@code reason}; one already waiting fails the
+	 * same way when its turn comes, and its node is deleted at once. A thread re-entering a lock it
+	 * holds still gets it (that is no new lock), and held locks stay held until released.
+	 * @param reason why, for the exception's message, such as "the application is shutting down"
+	 */
+	public void stopGranting(String reason) {
+		this.refusal = reason;
 	}
 
 	/**
@@ -105,6 +142,9 @@ public final class LockCore implements AutoCloseable {
 		}
 		long start = System.nanoTime();
 		this.listeners.acquiring(target);
+		if (this.refusal != null) {
+			throw failed(target, start, refused(target));
+		}
 		Deadline deadline = request.maxWait().map(Deadline::after).orElse(Deadline.never());
 		LockHold hold;
 		try {
@@ -114,6 +154,9 @@ public final class LockCore implements AutoCloseable {
 			Thread.currentThread().interrupt();
 			throw failed(target, start, new LockAcquisitionException(lockPath,
 					"Interrupted while waiting for the " + target.mode() + " lock on '" + lockPath + "'", ex));
+		}
+		catch (LockAcquisitionException ex) {
+			throw failed(target, start, ex);
 		}
 		catch (Exception ex) {
 			throw failed(target, start, new LockAcquisitionException(lockPath, "Could not acquire the "
@@ -142,6 +185,11 @@ public final class LockCore implements AutoCloseable {
 	 */
 	public Optional<PermitLease> acquirePermit(String path, String basePath, int permits,
 			@Nullable Duration maxWait) {
+		String refused = this.refusal;
+		if (refused != null) {
+			throw new LockAcquisitionException(path,
+					"Not taking a permit of the semaphore '" + path + "' (" + permits + " permits): " + refused);
+		}
 		return this.permits.acquire(path, basePath, permits, maxWait);
 	}
 
@@ -159,6 +207,11 @@ public final class LockCore implements AutoCloseable {
 			if (node == null) {
 				return null;
 			}
+			if (this.refusal != null) {
+				// granted after granting stopped: the waiter's turn passes on at once
+				this.queue.deleteInBackground(node.nodePath());
+				throw refused(target);
+			}
 			LockHold hold = new LockHold(target, node, request.owner(), Thread.currentThread());
 			if (this.holds.add(hold, node.decidedAt())) {
 				return hold;
@@ -170,6 +223,32 @@ public final class LockCore implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Since when the client is not connected, or empty while it is connected.
+	 * @return the instant the connection went away, at the latest when this engine began to
+	 * follow it
+	 */
+	public Optional<Instant> disconnectedSince() {
+		return this.guard.disconnectedSince();
+	}
+
+	private void reportInDoubt(GuardedHold hold) {
+		if (hold instanceof LockHold lock) {
+			logger.info("The {} lock on '{}' (fencing token {}) is in doubt: the connection to ZooKeeper is suspended, "
+					+ "so another process may hold it until its ownership is confirmed after a reconnect", lock.mode(),
+					lock.lockPath(), lock.fencingToken());
+			this.listeners.inDoubt(lock.target(), lock.fencingToken(), lock.heldFor());
+		}
+	}
+
+	private void reportConfirmed(GuardedHold hold, Duration inDoubtFor) {
+		if (hold instanceof LockHold lock) {
+			logger.info("The {} lock on '{}' (fencing token {}) is held again: its ownership was confirmed after {} ms "
+					+ "in doubt", lock.mode(), lock.lockPath(), lock.fencingToken(), inDoubtFor.toMillis());
+			this.listeners.confirmed(lock.target(), lock.fencingToken(), inDoubtFor);
+		}
+	}
+
 	private void reportLost(GuardedHold hold) {
 		if (hold instanceof LockHold lock) {
 			logger.warn("Lost the {} lock on '{}' (fencing token {})", lock.mode(), lock.lockPath(), lock.fencingToken());
@@ -178,6 +257,11 @@ public final class LockCore implements AutoCloseable {
 		else {
 			logger.warn("Lost {}", hold);
 		}
+	}
+
+	private LockAcquisitionException refused(LockTarget target) {
+		return new LockAcquisitionException(target.lockPath(),
+				"Not acquiring the " + target.mode() + " lock on '" + target.lockPath() + "': " + this.refusal);
 	}
 
 	private LockAcquisitionException failed(LockTarget target, long start, LockAcquisitionException failure) {

@@ -11,6 +11,7 @@ import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockState;
 import io.zklock.lock.LockTarget;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +48,9 @@ final class LockHold implements GuardedHold {
 	private boolean released;
 
 	private LockState state = LockState.HELD;
+
+	/** When the hold went IN_DOUBT last, on {@link System#nanoTime()}. */
+	private long inDoubtSince;
 
 	LockHold(LockTarget target, GrantedNode node, HoldOwner owner, Thread holderThread) {
 		this.target = target;
@@ -179,26 +183,29 @@ final class LockHold implements GuardedHold {
 	}
 
 	@Override
-	public boolean degrade(LockState next) {
+	public @Nullable LockState degrade(LockState next) {
 		List<Runnable> callbacks;
-		boolean lost;
+		LockState left;
 		synchronized (this) {
 			if (this.released || this.state == LockState.LOST || this.state == next) {
-				return false;
+				return null;
 			}
-			callbacks = (this.state == LockState.HELD) ? List.copyOf(this.lossCallbacks) : List.of();
+			left = this.state;
+			callbacks = (left == LockState.HELD) ? List.copyOf(this.lossCallbacks) : List.of();
 			this.state = next;
-			lost = next == LockState.LOST;
+			this.inDoubtSince = System.nanoTime();
 		}
 		callbacks.forEach(LockHold::runQuietly);
-		return lost;
+		return left;
 	}
 
 	@Override
-	public synchronized void confirm(BooleanSupplier stillValid) {
+	public synchronized @Nullable Duration confirm(BooleanSupplier stillValid) {
 		if (!this.released && this.state == LockState.IN_DOUBT && stillValid.getAsBoolean()) {
 			this.state = LockState.HELD;
+			return Duration.ofNanos(System.nanoTime() - this.inDoubtSince);
 		}
+		return null;
 	}
 
 	/**

@@ -44,8 +44,20 @@ final class LockListeners {
 		publish(lock, "onFailed", (listener) -> listener.onFailed(lock, waited, error));
 	}
 
+	void releasing(LockTarget lock, long fencingToken) {
+		publish(lock, "onReleasing", (listener) -> listener.onReleasing(lock, fencingToken));
+	}
+
 	void released(LockTarget lock, long fencingToken, Duration heldFor, ReleaseResult result) {
 		publish(lock, "onReleased", (listener) -> listener.onReleased(lock, fencingToken, heldFor, result));
+	}
+
+	void inDoubt(LockTarget lock, long fencingToken, Duration heldFor) {
+		publish(lock, "onInDoubt", (listener) -> listener.onInDoubt(lock, fencingToken, heldFor));
+	}
+
+	void confirmed(LockTarget lock, long fencingToken, Duration inDoubtFor) {
+		publish(lock, "onConfirmed", (listener) -> listener.onConfirmed(lock, fencingToken, inDoubtFor));
 	}
 
 	void lost(LockTarget lock, long fencingToken, Duration heldFor) {

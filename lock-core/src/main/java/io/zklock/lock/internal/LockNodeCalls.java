@@ -107,7 +107,11 @@ final class LockNodeCalls {
 	 * connected.
 	 */
 	static boolean isConnectionProblem(CuratorEvent event) {
-		KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+		return isConnectionProblem(KeeperException.Code.get(event.getResultCode()));
+	}
+
+	/** Whether a failure with {@code code} is the connection's, not the request's. */
+	static boolean isConnectionProblem(KeeperException.Code code) {
 		return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.OPERATIONTIMEOUT
 				|| code == KeeperException.Code.SESSIONEXPIRED || code == KeeperException.Code.SESSIONMOVED;
 	}

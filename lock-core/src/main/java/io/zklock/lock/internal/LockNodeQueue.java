@@ -27,14 +27,17 @@ final class LockNodeQueue {
 
 	private final SessionGuard guard;
 
+	private final NamespaceGate namespace;
+
 	/** The client as the acquires use it, shared by all of them. */
 	private final QueueClient waiters;
 
-	LockNodeQueue(CuratorFramework client, byte[] nodeData, SessionGuard guard) {
+	LockNodeQueue(CuratorFramework client, byte[] nodeData, SessionGuard guard, NamespaceGate namespace) {
 		this.client = client;
 		this.nodeData = nodeData.clone();
 		this.guard = guard;
-		this.waiters = new QueueClient(client, guard);
+		this.namespace = namespace;
+		this.waiters = new QueueClient(client, guard, namespace);
 	}
 
 	/**
@@ -52,13 +55,14 @@ final class LockNodeQueue {
 		LockNodeCalls calls = new LockNodeCalls(this.client, basePath, mode, this.nodeData);
 		AcquireAttempt attempt = new AcquireAttempt(this.waiters, calls, deadline);
 		Runnable unsubscribe = this.guard.subscribe((signal) -> {
-			if (signal == SessionGuard.Signal.CLOSED) {
+			if (signal == ConnectionSignal.CLOSED) {
 				attempt.fail(new IllegalStateException("The Curator client was closed"));
 			}
 			else {
 				attempt.onSignal(signal);
 			}
 		});
+		Runnable unsubscribeNamespace = this.namespace.whenOpen(() -> attempt.onSignal(ConnectionSignal.RECONNECTED));
 		Deadline callBound = deadline.atLeast(MIN_CALL_TIME);
 		boolean interrupted = false;
 		GrantedNode granted = null;
@@ -90,6 +94,7 @@ final class LockNodeQueue {
 				NodeDeletion.awaitWhileConnected(attempt.cleanedUp(), this.guard, MIN_CALL_TIME, null);
 			}
 			unsubscribe.run();
+			unsubscribeNamespace.run();
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}

@@ -5,7 +5,8 @@ import io.zklock.lock.ReleaseResult;
 
 /**
  * What releasing a {@link HoldHandle} does to its {@link LockHold}: counts one entry down and,
- * with the last, unregisters the hold, deletes its lock node and tells the listeners; or
+ * with the last, tells the listeners the release starts, unregisters the hold, deletes its lock
+ * node and tells the listeners what the delete found; or
  * detaches a thread entry from its thread. Thread-safe.
  */
 final class LockRelease {
@@ -35,6 +36,7 @@ final class LockRelease {
 		if (exit != LockHold.Exit.LAST) {
 			return ReleaseResult.STILL_HELD;
 		}
+		this.listeners.releasing(hold.target(), hold.fencingToken());
 		this.holds.remove(hold);
 		ReleaseResult result = this.queue.delete(hold.nodePath());
 		if (lost) {

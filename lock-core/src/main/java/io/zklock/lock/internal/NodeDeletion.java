@@ -82,7 +82,7 @@ final class NodeDeletion {
 		CompletableFuture<@Nullable T> answer = new CompletableFuture<>();
 		reply.whenComplete((value, error) -> answer.complete((error == null) ? value : otherwise));
 		Runnable unsubscribe = guard.subscribe((signal) -> {
-			if (signal != SessionGuard.Signal.RECONNECTED) {
+			if (signal != ConnectionSignal.RECONNECTED) {
 				answer.complete(otherwise);
 			}
 		});

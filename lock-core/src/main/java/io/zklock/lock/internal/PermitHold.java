@@ -1,5 +1,6 @@
 package io.zklock.lock.internal;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,7 @@ import io.zklock.lock.PermitLease;
 import io.zklock.lock.ReleaseResult;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One permit lease node this client holds, guarded like a lock node by the
@@ -37,6 +39,9 @@ final class PermitHold implements PermitLease, GuardedHold {
 	private final List<Runnable> lossCallbacks = new ArrayList<>();
 
 	private LockState state = LockState.HELD;
+
+	/** When the lease went IN_DOUBT last, on {@link System#nanoTime()}. */
+	private long inDoubtSince;
 
 	PermitHold(String path, int permits, String leasesPath, String nodeName, long sessionId, CuratorFramework client,
 			SessionGuard guard) {
@@ -90,17 +95,20 @@ final class PermitHold implements PermitLease, GuardedHold {
 	}
 
 	@Override
-	public boolean degrade(LockState next) {
+	public @Nullable LockState degrade(LockState next) {
 		List<Runnable> callbacks;
+		LockState left;
 		synchronized (this) {
 			if (this.state == LockState.RELEASED || this.state == LockState.LOST || this.state == next) {
-				return false;
+				return null;
 			}
-			callbacks = (this.state == LockState.HELD) ? List.copyOf(this.lossCallbacks) : List.of();
+			left = this.state;
+			callbacks = (left == LockState.HELD) ? List.copyOf(this.lossCallbacks) : List.of();
 			this.state = next;
+			this.inDoubtSince = System.nanoTime();
 		}
 		callbacks.forEach(Runnable::run);
-		return next == LockState.LOST;
+		return left;
 	}
 
 	@Override
@@ -125,10 +133,12 @@ final class PermitHold implements PermitLease, GuardedHold {
 	}
 
 	@Override
-	public synchronized void confirm(BooleanSupplier stillValid) {
+	public synchronized @Nullable Duration confirm(BooleanSupplier stillValid) {
 		if (this.state == LockState.IN_DOUBT && stillValid.getAsBoolean()) {
 			this.state = LockState.HELD;
+			return Duration.ofNanos(System.nanoTime() - this.inDoubtSince);
 		}
+		return null;
 	}
 
 	@Override

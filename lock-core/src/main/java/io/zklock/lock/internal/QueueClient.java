@@ -1,5 +1,6 @@
 package io.zklock.lock.internal;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -9,8 +10,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The Curator client as the acquires of one {@link LockNodeQueue} use it: its connection and
- * session (from the {@link SessionGuard}), the count of predecessor watches that all its waiters
- * share, and background deletes of the nodes they give up. Thread-safe.
+ * session (from the {@link SessionGuard} and the {@link NamespaceGate}), the count of predecessor
+ * watches that all its waiters share, and background deletes of the nodes they give up (with the
+ * other nodes of their create, {@link ProtectedNodes}). Thread-safe.
  */
 final class QueueClient {
 
@@ -18,12 +20,15 @@ final class QueueClient {
 
 	private final SessionGuard guard;
 
+	private final NamespaceGate namespace;
+
 	/** Pending predecessor watches of this client's waiters, by path; see {@link PredecessorWatch}. */
 	private final ConcurrentMap<String, Integer> watchersByPath = new ConcurrentHashMap<>();
 
-	QueueClient(CuratorFramework client, SessionGuard guard) {
+	QueueClient(CuratorFramework client, SessionGuard guard, NamespaceGate namespace) {
 		this.client = client;
 		this.guard = guard;
+		this.namespace = namespace;
 	}
 
 	/** Deletes an abandoned or foreign node in the background, never blocking; {@code null} is ignored. */
@@ -38,6 +43,19 @@ final class QueueClient {
 		NodeDeletion.deleteInBackground(this.client, nodePath, deleted);
 	}
 
+	/**
+	 * Deletes an abandoned node and the other nodes of its create ({@link ProtectedNodes}) in the
+	 * background; completes {@code deleted} when every reply arrived.
+	 */
+	void deleteWithDuplicates(String nodePath, CompletableFuture<@Nullable Void> deleted) {
+		ProtectedNodes.deleteWithDuplicates(this.client, nodePath, deleted);
+	}
+
+	/** Deletes nodes in the background; completes {@code deleted} when every reply arrived. */
+	void deleteAll(List<String> nodePaths, CompletableFuture<@Nullable Void> deleted) {
+		ProtectedNodes.deleteAll(this.client, nodePaths, deleted);
+	}
+
 	CuratorFramework client() {
 		return this.client;
 	}
@@ -46,8 +64,12 @@ final class QueueClient {
 		return this.watchersByPath;
 	}
 
+	/**
+	 * Whether acquires may send requests: the client is connected and its namespace was made
+	 * ({@link NamespaceGate}), so that no request makes Curator block the caller's thread.
+	 */
 	boolean isConnected() {
-		return this.guard.isConnected();
+		return this.guard.isConnected() && this.namespace.isOpen();
 	}
 
 	long sessionId() {

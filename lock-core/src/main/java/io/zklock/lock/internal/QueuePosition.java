@@ -1,5 +1,6 @@
 package io.zklock.lock.internal;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import io.zklock.lock.LockMode;
@@ -14,26 +15,43 @@ import org.jspecify.annotations.Nullable;
  * smaller node that excludes readers); {@code null} if it holds the lock or is not listed
  * @param soleBlocker whether that blocker was the only node blocking it, so that its deletion
  * is the grant (sequence numbers only grow while the parent exists)
+ * @param duplicates the other nodes with the node's protected id: nodes of its own create that
+ * Curator's protected mode left (see docs/lock-protocol.md), which block nothing and must go;
+ * empty if the node is not listed
  */
-record QueuePosition(boolean listed, @Nullable String blocker, boolean soleBlocker) {
+record QueuePosition(boolean listed, @Nullable String blocker, boolean soleBlocker, List<String> duplicates) {
 
 	private static final int SEQUENCE_LENGTH = 10;
+
+	QueuePosition(boolean listed, @Nullable String blocker, boolean soleBlocker) {
+		this(listed, blocker, soleBlocker, List.of());
+	}
 
 	/**
 	 * Reads the position in one pass over the listing, without sorting it or parsing names
 	 * into objects: it runs on ZooKeeper's event thread for every listing, whose length is the
 	 * queue's. The queue order is the ten-digit sequence suffix, as in Curator and
-	 * {@link LockNodeName#sortedLockNodes(List)}; children that are not lock nodes are ignored.
+	 * {@link LockNodeName#sortedLockNodes(List)}; children that are not lock nodes are ignored, and
+	 * so are the node's duplicates (its own, never its blockers).
 	 */
 	static QueuePosition of(List<String> children, String nodeName) {
 		LockNodeName self = LockNodeName.parse(nodeName);
 		if (self == null || !children.contains(nodeName)) {
 			return new QueuePosition(false, null, false);
 		}
+		String protectedId = ProtectedNodes.protectedPrefix(nodeName);
+		List<String> duplicates = List.of();
 		boolean reader = self.mode() == LockMode.READ;
 		String blocker = null;
 		int blockers = 0;
 		for (String child : children) {
+			if (protectedId != null && child.length() == nodeName.length() && child.startsWith(protectedId)) {
+				if (!child.equals(nodeName)) {
+					duplicates = (duplicates.isEmpty()) ? new ArrayList<>(1) : duplicates;
+					duplicates.add(child);
+				}
+				continue;
+			}
 			LockMode mode = modeOf(child);
 			if (mode == null || (reader && !mode.excludesReaders()) || compareSequences(child, nodeName) >= 0) {
 				continue;
@@ -43,8 +61,7 @@ record QueuePosition(boolean listed, @Nullable String blocker, boolean soleBlock
 				blocker = child;
 			}
 		}
-		return (blocker != null) ? new QueuePosition(true, blocker, blockers == 1)
-				: new QueuePosition(true, null, false);
+		return new QueuePosition(true, blocker, blocker != null && blockers == 1, duplicates);
 	}
 
 	boolean holds() {

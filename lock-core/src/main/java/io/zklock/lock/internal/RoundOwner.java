@@ -1,5 +1,7 @@
 package io.zklock.lock.internal;
 
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,6 +33,13 @@ interface RoundOwner<R> {
 
 	/** A reply failed for the connection's sake: look again once connected. */
 	void lookAgainWhenConnected();
+
+	/**
+	 * The current round looked at a listing taken after its create's reply, which showed every
+	 * other node of its own create ({@code duplicates}, their paths; Curator's protected mode can
+	 * leave them, see {@link ProtectedNodes}): they go now, and giving up need not look for them.
+	 */
+	void looked(List<String> duplicates);
 
 	/** A create whose reply came after the attempt ended or moved on: its node goes. */
 	void createdTooLate(@Nullable String nodePath);

@@ -1,6 +1,9 @@
 package io.zklock.lock.internal;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -18,6 +21,7 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,30 +48,16 @@ final class SessionGuard implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(SessionGuard.class);
 
-	/** What waiting acquires and releases are told. */
-	enum Signal {
-
-		/** Not connected any more (SUSPENDED, or an error state of the policy). */
-		DISCONNECTED,
-
-		/** Connected again (same session or a new one). */
-		RECONNECTED,
-
-		/** The session is lost. */
-		LOST,
-
-		/** The client is closing. */
-		CLOSED
-
-	}
-
 	private final CuratorFramework client;
 
-	private final Consumer<GuardedHold> lossReporter;
+	private final HoldReports reports;
+
+	/** When the connection went away; {@code null} while connected. */
+	private volatile @Nullable Instant disconnectedSince;
 
 	private final Set<GuardedHold> holds = ConcurrentHashMap.newKeySet();
 
-	private final Set<Consumer<Signal>> subscribers = ConcurrentHashMap.newKeySet();
+	private final Set<Consumer<ConnectionSignal>> subscribers = ConcurrentHashMap.newKeySet();
 
 	private final AtomicLong epoch = new AtomicLong();
 
@@ -87,17 +77,19 @@ final class SessionGuard implements AutoCloseable {
 
 	private final CuratorListener closeListener = (client, event) -> {
 		if (event.getType() == CuratorEventType.CLOSING) {
-			signal(Signal.CLOSED);
+			signal(ConnectionSignal.CLOSED);
 		}
 	};
 
 	/**
 	 * @param client the client whose connection state to follow
-	 * @param lossReporter told of each hold that became LOST, on the thread that noticed
+	 * @param reports told of each hold put in doubt, confirmed again or lost, on the thread
+	 * that noticed
 	 */
-	SessionGuard(CuratorFramework client, Consumer<GuardedHold> lossReporter) {
+	SessionGuard(CuratorFramework client, HoldReports.Listener reports) {
 		this.client = client;
-		this.lossReporter = lossReporter;
+		this.reports = new HoldReports(reports);
+		this.disconnectedSince = isConnected() ? null : Instant.now();
 		this.confirmations = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
 				(runnable) -> {
 					Thread thread = new Thread(runnable, "zklock-ownership-confirmation");
@@ -136,6 +128,15 @@ final class SessionGuard implements AutoCloseable {
 	}
 
 	/**
+	 * Since when the client is not connected (at the latest since this guard began to follow
+	 * it), or empty while it is connected.
+	 */
+	Optional<Instant> disconnectedSince() {
+		Instant since = this.disconnectedSince;
+		return isConnected() ? Optional.empty() : Optional.of((since != null) ? since : Instant.now());
+	}
+
+	/**
 	 * Starts guarding a hold just granted. Its grant was decided at connection epoch
 	 * {@code decidedAt}; if the connection changed since, or is in an error state now, the hold
 	 * starts in doubt (and is confirmed once connected).
@@ -171,6 +172,7 @@ final class SessionGuard implements AutoCloseable {
 
 	void unregister(GuardedHold hold) {
 		this.holds.remove(hold);
+		this.reports.forget(hold);
 	}
 
 	/** The holds guarded now. */
@@ -182,12 +184,18 @@ final class SessionGuard implements AutoCloseable {
 	 * Tells {@code subscriber} of every connection signal until the returned callback runs.
 	 * @return unsubscribes
 	 */
-	Runnable subscribe(Consumer<Signal> subscriber) {
+	Runnable subscribe(Consumer<ConnectionSignal> subscriber) {
 		this.subscribers.add(subscriber);
 		return () -> this.subscribers.remove(subscriber);
 	}
 
 	private void stateChanged(ConnectionState state) {
+		if (state.isConnected()) {
+			this.disconnectedSince = null;
+		}
+		else if (this.disconnectedSince == null) {
+			this.disconnectedSince = Instant.now();
+		}
 		List<GuardedHold> registered;
 		synchronized (this.registration) {
 			if (!state.isConnected()) {
@@ -201,25 +209,25 @@ final class SessionGuard implements AutoCloseable {
 		}
 		if (state == ConnectionState.LOST) {
 			registered.forEach((hold) -> degrade(hold, LockState.LOST));
-			signal(Signal.LOST);
+			signal(ConnectionSignal.LOST);
 		}
 		else if (this.client.getConnectionStateErrorPolicy().isErrorState(state)) {
 			registered.forEach((hold) -> degrade(hold, LockState.IN_DOUBT));
-			signal(Signal.DISCONNECTED);
+			signal(ConnectionSignal.DISCONNECTED);
 		}
 		else if (state.isConnected()) {
 			if (!this.holds.isEmpty()) {
 				scheduleConfirmation();
 			}
-			signal(Signal.RECONNECTED);
+			signal(ConnectionSignal.RECONNECTED);
 		}
 		else {
-			signal(Signal.DISCONNECTED);
+			signal(ConnectionSignal.DISCONNECTED);
 		}
 	}
 
-	private void signal(Signal signal) {
-		for (Consumer<Signal> subscriber : this.subscribers) {
+	private void signal(ConnectionSignal signal) {
+		for (Consumer<ConnectionSignal> subscriber : this.subscribers) {
 			try {
 				subscriber.accept(signal);
 			}
@@ -261,7 +269,10 @@ final class SessionGuard implements AutoCloseable {
 			this.client.transaction().forOperations(this.client.transactionOp().check().forPath(nodePath));
 			Stat stat = this.client.checkExists().forPath(nodePath);
 			if (stat != null && stat.getEphemeralOwner() == sessionId) {
-				hold.confirm(() -> this.epoch.get() == startedAt && isConnected());
+				Duration inDoubtFor = hold.confirm(() -> this.epoch.get() == startedAt && isConnected());
+				if (inDoubtFor != null) {
+					this.reports.confirmed(hold, inDoubtFor);
+				}
 			}
 			else {
 				degrade(hold, LockState.LOST);
@@ -277,8 +288,9 @@ final class SessionGuard implements AutoCloseable {
 	}
 
 	private void degrade(GuardedHold hold, LockState next) {
-		if (hold.degrade(next)) {
-			this.lossReporter.accept(hold);
+		LockState left = hold.degrade(next);
+		if (left != null) {
+			this.reports.degraded(hold, left, next);
 		}
 	}
 

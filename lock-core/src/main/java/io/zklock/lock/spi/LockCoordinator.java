@@ -1,6 +1,7 @@
 package io.zklock.lock.spi;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -76,6 +77,23 @@ public final class LockCoordinator implements LockEngine {
 	}
 
 	/**
+	 * Grants no lock and no permit from now on, for an orderly shutdown: every new acquire
+	 * fails at once with a {@link LockAcquisitionException} that gives {@code reason}; one
+	 * already waiting fails the same way when its turn comes, and gives the lock up at once, so
+	 * that the next waiter in the queue (of another process) gets it. A thread
+	 * re-entering a lock it holds still gets it, and held locks stay held until released, so
+	 * that running work can finish. Not undone: a coordinator that stopped granting stays so.
+	 * @param reason why, for the exception's message, such as "the application is shutting down"
+	 * @throws IllegalArgumentException if {@code reason} is {@code null} or blank
+	 */
+	public void stopGranting(String reason) {
+		if (reason == null || reason.isBlank()) {
+			throw new IllegalArgumentException("'reason' must not be blank: it is what a refused acquire says");
+		}
+		this.core.stopGranting(reason);
+	}
+
+	/**
 	 * The Curator client the locks use.
 	 * @return the client
 	 */
@@ -89,6 +107,11 @@ public final class LockCoordinator implements LockEngine {
 	 */
 	public LockRoot getRoot() {
 		return this.root;
+	}
+
+	@Override
+	public Optional<Instant> disconnectedSince() {
+		return this.core.disconnectedSince();
 	}
 
 	/**

@@ -52,6 +52,24 @@ class QueuePositionTests {
 		assertThat(QueuePosition.of(children, children.get(1)).holds()).isTrue();
 	}
 
+	@Test
+	void shouldCountNoNodeOfTheSameCreateAsABlockerAndNameThem() {
+		String id = "_c_" + UUID.nameUUIDFromBytes("ours".getBytes()) + "-";
+		String duplicate = id + "__WRIT__" + String.format("%010d", 1);
+		String ours = id + "__WRIT__" + String.format("%010d", 3);
+		String reader = name("__READ__", 2);
+		String later = name("lock-", 4);
+		List<String> children = List.of(later, ours, reader, duplicate);
+		// the other node of our create stands first, but only the reader between blocks us
+		assertThat(QueuePosition.of(children, ours))
+			.isEqualTo(new QueuePosition(true, reader, true, List.of(duplicate)));
+		assertThat(QueuePosition.of(List.of(duplicate, ours), ours))
+			.isEqualTo(new QueuePosition(true, null, false, List.of(duplicate)));
+		// for everyone else it is a node like any other
+		assertThat(QueuePosition.of(children, later)).isEqualTo(new QueuePosition(true, ours, false));
+		assertThat(QueuePosition.of(children, reader)).isEqualTo(new QueuePosition(true, duplicate, true));
+	}
+
 	/** The position as the sorted queue defines it. */
 	private static QueuePosition expected(List<LockNodeName> queue, int index) {
 		LockNodeName blocker = LockNodeName.blocker(queue, index);

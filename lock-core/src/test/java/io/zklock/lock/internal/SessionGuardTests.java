@@ -18,6 +18,7 @@ import io.zklock.lock.ZkTestSupport;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.CreateMode;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -147,20 +148,23 @@ class SessionGuardTests extends ZkServerTest {
 		}
 
 		@Override
-		public synchronized boolean degrade(LockState next) {
+		public synchronized @Nullable LockState degrade(LockState next) {
 			if (this.state == LockState.LOST || this.state == next) {
-				return false;
+				return null;
 			}
+			LockState left = this.state;
 			this.state = next;
-			return next == LockState.LOST;
+			return left;
 		}
 
 		@Override
-		public synchronized void confirm(BooleanSupplier stillValid) {
+		public synchronized @Nullable Duration confirm(BooleanSupplier stillValid) {
 			if (this.state == LockState.IN_DOUBT && stillValid.getAsBoolean()) {
 				this.confirmedOn.set(Thread.currentThread().getName());
 				this.state = LockState.HELD;
+				return Duration.ZERO;
 			}
+			return null;
 		}
 
 	}

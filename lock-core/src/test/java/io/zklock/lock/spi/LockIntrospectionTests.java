@@ -14,6 +14,7 @@ import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
+import io.zklock.lock.LockTarget;
 import io.zklock.lock.RecordingListener;
 import io.zklock.lock.ReleaseResult;
 import io.zklock.lock.ZkServerTest;
@@ -68,14 +69,44 @@ class LockIntrospectionTests extends ZkServerTest {
 
 		assertThat(this.events.types()).containsExactly(RecordingListener.Type.ACQUIRING,
 				RecordingListener.Type.ACQUIRED, RecordingListener.Type.ACQUIRING, RecordingListener.Type.TIMEOUT,
-				RecordingListener.Type.RELEASED);
+				RecordingListener.Type.RELEASING, RecordingListener.Type.RELEASED);
 		List<RecordingListener.Event> events = this.events.events();
 		assertThat(events.get(1).lock().lockName()).isEqualTo("orders");
 		assertThat(events.get(1).fencingToken()).isEqualTo(held.fencingToken());
 		assertThat(events.get(3).lock().lockName()).isEqualTo("order-lock");
 		assertThat(events.get(3).duration()).isGreaterThanOrEqualTo(Duration.ofMillis(50));
-		assertThat(events.get(4).result()).isEqualTo(ReleaseResult.RELEASED);
-		assertThat(events.get(4).lock().lockPath()).isEqualTo("orders/42");
+		assertThat(events.get(4).fencingToken()).isEqualTo(held.fencingToken());
+		assertThat(events.get(5).result()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(events.get(5).lock().lockPath()).isEqualTo("orders/42");
+	}
+
+	@Test
+	void shouldReportTheStartOfAReleaseWhileTheLockNodeStillExists() throws Exception {
+		List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+		LockHandle held = this.locks.acquire("orders/7", LockMode.EXCLUSIVE);
+		this.coordinator.addListener(new LockListener() {
+			@Override
+			public void onReleasing(LockTarget lock, long fencingToken) {
+				seen.add("releasing " + lock.lockPath() + " " + (fencingToken == held.fencingToken()) + " node "
+						+ exists(held.nodePath()));
+			}
+
+			@Override
+			public void onReleased(LockTarget lock, long fencingToken, Duration heldFor, ReleaseResult result) {
+				seen.add("released " + lock.lockPath() + " node " + exists(held.nodePath()));
+			}
+		});
+		assertThat(held.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(seen).containsExactly("releasing orders/7 true node true", "released orders/7 node false");
+	}
+
+	private boolean exists(String nodePath) {
+		try {
+			return this.client.checkExists().forPath(nodePath) != null;
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package io.zklock.sample.inventory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
@@ -20,10 +21,12 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Tests for the application with {@code zklock.enabled=false}, as the demo's control run
- * starts it: no ZooKeeper, no lock beans, and reservations without fencing tokens.
+ * starts it: no ZooKeeper, no lock engine (the one {@link ILockByCurator} refuses every
+ * acquire, saying that zklock is disabled), and reservations without fencing tokens.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.NONE,
 		properties = { "zklock.enabled=false", "zklock.zookeeper.embedded.enabled=false",
@@ -58,8 +61,11 @@ class InventoryWithoutLockingTests {
 	@Test
 	@Timeout(30)
 	void shouldRunWithoutZooKeeperAndWithoutFencingTokens() {
-		assertThat(this.context.getBeanNamesForType(ILockByCurator.class)).isEmpty();
 		assertThat(this.context.getBeanNamesForType(CuratorFramework.class)).isEmpty();
+		ILockByCurator locks = this.context.getBean(ILockByCurator.class);
+		assertThat(locks.heldLocks()).isEmpty();
+		assertThatIllegalStateException().isThrownBy(() -> locks.tryAcquire("plain", Duration.ZERO))
+			.withMessageStartingWith("zklock is disabled (zklock.enabled=false)");
 		this.inventory.setStock("plain", 3);
 		Reservation reservation = this.inventory.reserve("plain", 2);
 		assertThat(reservation.accepted()).isTrue();

@@ -1,0 +1,97 @@
+package io.zklock.test;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.List;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link TestZooKeeperServers}: where the test server listens, and what it logs.
+ * The logging tests lower the root logger to INFO, as Spring Boot's default configuration has
+ * it (this module's logback-test.xml keeps it at WARN).
+ */
+@Timeout(60)
+class TestZooKeeperServersTests {
+
+	private static final List<String> SERVER_LOGGERS = List.of("org.apache.zookeeper.server",
+			"org.apache.zookeeper.server.ServerCnxnFactory", "org.apache.zookeeper.audit", "org.apache.curator.test",
+			"org.apache.zookeeper");
+
+	private final LoggingSystem logging = LoggingSystem.get(getClass().getClassLoader());
+
+	private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+
+	private final ListAppender<ILoggingEvent> events = new ListAppender<>();
+
+	@BeforeEach
+	void recordAtInfo() {
+		SERVER_LOGGERS.forEach((name) -> this.logging.setLogLevel(name, null));
+		this.root.setLevel(Level.INFO);
+		this.events.start();
+		this.root.addAppender(this.events);
+	}
+
+	@AfterEach
+	void restoreLogging() {
+		this.root.detachAppender(this.events);
+		this.root.setLevel(Level.WARN);
+		SERVER_LOGGERS.forEach((name) -> this.logging.setLogLevel(name, null));
+	}
+
+	@Test
+	void shouldListenOnTheLoopbackAddressOnly() throws Exception {
+		try (TestZooKeeperServers.Running running = TestZooKeeperServers.obtain(LoopbackExample.class)) {
+			String connectString = running.zookeeper().connectString();
+			assertThat(connectString).startsWith("127.0.0.1:");
+			int port = Integer.parseInt(connectString.substring(connectString.indexOf(':') + 1));
+			// a server bound to every interface (0.0.0.0 or ::) holds the port on 127.0.0.2 too
+			try (ServerSocket sameport = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.2"))) {
+				assertThat(sameport.getLocalPort()).isEqualTo(port);
+			}
+		}
+	}
+
+	@Test
+	void shouldKeepTheServersOwnLogsToWarnings() throws Exception {
+		TestZooKeeperServers.obtain(QuietExample.class).close();
+		assertThat(this.events.list).filteredOn((event) -> event.getLoggerName().startsWith("org.apache.zookeeper.server")
+				|| event.getLoggerName().startsWith("org.apache.curator.test"))
+			.extracting(ILoggingEvent::getFormattedMessage)
+			.isEmpty();
+	}
+
+	@Test
+	void shouldLeaveServerLoggersAConfigurationSets() throws Exception {
+		this.logging.setLogLevel("org.apache.zookeeper", LogLevel.INFO);
+		TestZooKeeperServers.obtain(ConfiguredExample.class).close();
+		assertThat(this.events.list).extracting(ILoggingEvent::getFormattedMessage)
+			.anyMatch((message) -> message.startsWith("ZK server died"));
+	}
+
+	static class LoopbackExample {
+
+	}
+
+	static class QuietExample {
+
+	}
+
+	static class ConfiguredExample {
+
+	}
+
+}

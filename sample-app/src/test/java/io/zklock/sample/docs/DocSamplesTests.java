@@ -1,0 +1,319 @@
+package io.zklock.sample.docs;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+import org.xml.sax.InputSource;
+
+import io.zklock.autoconfigure.ZkLockProperties;
+
+import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ByteArrayResource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+
+/**
+ * Keeps every code sample of the README and of {@code docs/} true. Each fenced block of Java or
+ * Kotlin is marked with the source it is taken from and must be that source byte for byte; the
+ * sources are test sources of this repository's modules, compiled and run by their tests, so a
+ * sample that stops compiling or working fails the build there, and a sample edited in a
+ * document alone fails here. Each YAML block must bind to {@link ZkLockProperties} with no
+ * {@code zklock.*} key left over (a misspelt or removed property fails), and each XML block may
+ * only name this build's artifacts and version. YAML and XML blocks may be marked too (the
+ * getting-started guide's are files its test application runs with).
+ * <ul>
+ * <li>{@code <!-- file: path -->}: the whole file at {@code path} (from the repository root).</li>
+ * <li>{@code <!-- file: path#name -->}: the lines between {@code tag::name[]} and
+ * {@code end::name[]} comments of that file ({@code // tag::name[]}, {@code # tag::name[]},
+ * {@code <!-- tag::name[] -->}); several such pairs are joined in order, each part moved left by
+ * its common indentation, with tabs shown as four spaces, and lines naming a tag are left out.</li>
+ * <li>{@code <!-- other library: name -->}: a sample of another library's API (the code a
+ * migration guide starts from), which needs that library and its infrastructure; its first line
+ * must say whose code it is ({@code // name}).</li>
+ * </ul>
+ * Commands ({@code bash}) and sample output ({@code json}, {@code promql}) are not code samples.
+ */
+class DocSamplesTests {
+
+	private static final Pattern BLOCK = Pattern.compile("(?:<!-- (.+?) -->\\n)?```(java|kotlin|yaml|xml|properties)\\n(.*?)```\\n",
+			Pattern.DOTALL);
+
+	private static final Pattern FILE_MARKER = Pattern.compile("file: ([^#\\s]+)(?:#(\\S+))?");
+
+	private static final Pattern OTHER_LIBRARY_MARKER = Pattern.compile("other library: (.+)");
+
+	private static final Pattern TAG_LINE = Pattern.compile(".*\\b(?:tag|end)::[\\w-]+\\[\\].*");
+
+	private final Path root = repositoryRoot();
+
+	@Test
+	void shouldMarkEveryCodeSampleWithItsSource() throws IOException {
+		List<String> unmarked = new ArrayList<>();
+		for (Sample sample : samples()) {
+			if (!sample.language().equals("java") && !sample.language().equals("kotlin")) {
+				continue;
+			}
+			if (sample.marker() == null || !(FILE_MARKER.matcher(sample.marker()).matches()
+					|| OTHER_LIBRARY_MARKER.matcher(sample.marker()).matches())) {
+				unmarked.add(sample.where() + ": " + firstLine(sample.code()));
+			}
+		}
+		assertThat(unmarked).as("code samples without '<!-- file: path[#tag] -->' (move the code into a test "
+				+ "source that a test compiles and runs, mark its lines with tag::name[] / end::name[], and name "
+				+ "it above the block)")
+			.isEmpty();
+	}
+
+	@Test
+	void shouldShowEachSampleExactlyAsItsSourceHasIt() throws IOException {
+		for (Sample sample : samples()) {
+			Matcher file = (sample.marker() != null) ? FILE_MARKER.matcher(sample.marker()) : null;
+			if (file == null || !file.matches()) {
+				continue;
+			}
+			Path path = this.root.resolve(file.group(1));
+			assertThat(path).as("source named at " + sample.where()).isRegularFile();
+			String expected = (file.group(2) != null) ? region(path, file.group(2)) : read(path);
+			assertThat(sample.code()).as("the sample at " + sample.where() + " (copy " + file.group(1)
+					+ ((file.group(2) != null) ? "#" + file.group(2) : "") + " into the document)")
+				.isEqualTo(expected);
+		}
+	}
+
+	@Test
+	void shouldNameTheOtherLibraryInTheFirstLineOfItsSamples() throws IOException {
+		for (Sample sample : samples()) {
+			Matcher other = (sample.marker() != null) ? OTHER_LIBRARY_MARKER.matcher(sample.marker()) : null;
+			if (other != null && other.matches()) {
+				assertThat(firstLine(sample.code())).as("first line of the other library's sample at " + sample.where())
+					.startsWith("// " + other.group(1));
+			}
+		}
+	}
+
+	@Test
+	void shouldBindEveryZklockPropertyOfTheYamlSamples() throws IOException {
+		for (Sample sample : samples()) {
+			if (!sample.language().equals("yaml")) {
+				continue;
+			}
+			List<PropertySource<?>> sources = new YamlPropertySourceLoader().load(sample.where(),
+					new ByteArrayResource(sample.code().getBytes(StandardCharsets.UTF_8)));
+			Binder binder = new Binder(ConfigurationPropertySources.from(sources));
+			assertThatNoException().as("zklock.* of the sample at " + sample.where())
+				.isThrownBy(() -> binder.bind("zklock", Bindable.of(ZkLockProperties.class),
+						new NoUnboundElementsBindHandler(BindHandler.DEFAULT)));
+		}
+	}
+
+	@Test
+	void shouldNameThisBuildsArtifactsAndVersionInTheXmlSamples() throws Exception {
+		String version = element(read(this.root.resolve("lock-dependencies/pom.xml"))).getElementsByTagName("version")
+			.item(0)
+			.getTextContent();
+		List<String> artifactIds = new ArrayList<>();
+		try (Stream<Path> folders = Files.list(this.root)) {
+			for (Path pom : folders.map((folder) -> folder.resolve("pom.xml")).filter(Files::isRegularFile).toList()) {
+				artifactIds.add(artifactId(pom));
+			}
+		}
+		for (Sample sample : samples()) {
+			if (!sample.language().equals("xml")) {
+				continue;
+			}
+			NodeList dependencies = element("<sample>" + sample.code() + "</sample>").getElementsByTagName("dependency");
+			for (int i = 0; i < dependencies.getLength(); i++) {
+				Element dependency = (Element) dependencies.item(i);
+				if (!text(dependency, "groupId").equals("io.zklock")) {
+					continue;
+				}
+				assertThat(artifactIds).as("zklock artifact of the sample at " + sample.where())
+					.contains(text(dependency, "artifactId"));
+				String given = text(dependency, "version");
+				if (!given.isEmpty() && !given.startsWith("${")) {
+					assertThat(given).as("version of the sample at " + sample.where()).isEqualTo(version);
+				}
+			}
+		}
+	}
+
+	@Test
+	void shouldInstallEveryArtifactTheSamplesNameWithTheOneDocumentedCommand() throws Exception {
+		Pattern install = Pattern.compile("\\./mvnw [^`\\n]*\\binstall\\b[^`\\n]*");
+		Pattern modules = Pattern.compile("-pl (\\S+) -am");
+		List<String> commands = new ArrayList<>();
+		for (Path document : documents()) {
+			Matcher matcher = install.matcher(read(document));
+			while (matcher.find()) {
+				commands.add(matcher.group());
+			}
+		}
+		assertThat(commands).as("install commands of the documents").isNotEmpty();
+		assertThat(commands.stream().distinct()).as("install commands of the documents (one command everywhere)")
+			.hasSize(1);
+		Matcher folders = modules.matcher(commands.get(0));
+		assertThat(folders.find()).as("-pl ... -am in " + commands.get(0)).isTrue();
+		List<String> installed = new ArrayList<>();
+		for (String folder : folders.group(1).split(",")) {
+			installed.add(artifactId(this.root.resolve(folder).resolve("pom.xml")));
+		}
+		for (Sample sample : samples()) {
+			if (sample.language().equals("xml")) {
+				NodeList artifactIds = element("<sample>" + sample.code() + "</sample>").getElementsByTagName("artifactId");
+				for (int i = 0; i < artifactIds.getLength(); i++) {
+					String artifactId = artifactIds.item(i).getTextContent().strip();
+					if (artifactId.startsWith("zklock-spring-boot-")) {
+						assertThat(installed).as("artifacts the install command builds (" + sample.where() + ")")
+							.contains(artifactId);
+					}
+				}
+			}
+		}
+	}
+
+	/** The artifactId of a module's pom (not of its parent). */
+	private static String artifactId(Path pom) throws Exception {
+		NodeList children = element(read(pom)).getChildNodes();
+		for (int i = 0; i < children.getLength(); i++) {
+			if (children.item(i) instanceof Element child && child.getTagName().equals("artifactId")) {
+				return child.getTextContent().strip();
+			}
+		}
+		throw new IllegalStateException("No artifactId in " + pom);
+	}
+
+	private static String text(Element element, String tag) {
+		NodeList found = element.getElementsByTagName(tag);
+		return (found.getLength() > 0) ? found.item(0).getTextContent().strip() : "";
+	}
+
+	private static Element element(String xml) throws Exception {
+		return DocumentBuilderFactory.newInstance()
+			.newDocumentBuilder()
+			.parse(new InputSource(new StringReader(xml)))
+			.getDocumentElement();
+	}
+
+	@Test
+	void shouldCutRegionsOutOfTheirSource() {
+		String source = String.join("\n", "class A {", "", "\t// tag::x[]", "\tvoid a() {", "\t\tcall();",
+				"\t// end::x[]", "\t\tnotShown();", "\t\t// tag::x[]", "\t\tshown();", "\t\t// end::x[]", "\t}", "}", "");
+		assertThat(cut(source, "x", "A.java")).isEqualTo("void a() {\n    call();\nshown();\n");
+	}
+
+	private List<Path> documents() throws IOException {
+		List<Path> documents = new ArrayList<>();
+		documents.add(this.root.resolve("README.md"));
+		try (Stream<Path> docs = Files.list(this.root.resolve("docs"))) {
+			docs.filter((path) -> path.toString().endsWith(".md")).sorted().forEach(documents::add);
+		}
+		return documents;
+	}
+
+	private List<Sample> samples() throws IOException {
+		List<Sample> samples = new ArrayList<>();
+		for (Path document : documents()) {
+			String text = read(document);
+			Matcher matcher = BLOCK.matcher(text);
+			while (matcher.find()) {
+				int line = (int) text.substring(0, matcher.start(2)).chars().filter((c) -> c == '\n').count() + 1;
+				samples.add(new Sample(this.root.relativize(document) + ":" + line, matcher.group(1), matcher.group(2),
+						matcher.group(3)));
+			}
+		}
+		assertThat(samples).as("code samples of the documents").isNotEmpty();
+		return samples;
+	}
+
+	private String region(Path path, String tag) {
+		return cut(read(path), tag, this.root.relativize(path).toString());
+	}
+
+	static String cut(String source, String tag, String name) {
+		StringBuilder region = new StringBuilder();
+		List<String> part = null;
+		int parts = 0;
+		for (String line : source.split("\n", -1)) {
+			if (line.contains("tag::" + tag + "[]")) {
+				part = new ArrayList<>();
+			}
+			else if (line.contains("end::" + tag + "[]")) {
+				assertThat(part).as("end::" + tag + "[] without tag::" + tag + "[] in " + name).isNotNull();
+				region.append(moveLeft(part));
+				part = null;
+				parts++;
+			}
+			else if (part != null && !TAG_LINE.matcher(line).matches()) {
+				part.add(line);
+			}
+		}
+		assertThat(part).as("tag::" + tag + "[] without end::" + tag + "[] in " + name).isNull();
+		assertThat(parts).as("parts tagged " + tag + " in " + name).isPositive();
+		return region.toString();
+	}
+
+	private static String moveLeft(List<String> lines) {
+		int indent = lines.stream()
+			.filter((line) -> !line.isBlank())
+			.mapToInt((line) -> line.length() - line.stripLeading().length())
+			.min()
+			.orElse(0);
+		StringBuilder text = new StringBuilder();
+		for (String line : lines) {
+			String moved = line.isBlank() ? "" : line.substring(indent);
+			int tabs = 0;
+			while (tabs < moved.length() && moved.charAt(tabs) == '\t') {
+				tabs++;
+			}
+			text.append("    ".repeat(tabs)).append(moved.substring(tabs)).append('\n');
+		}
+		return text.toString();
+	}
+
+	private static String firstLine(String code) {
+		int newline = code.indexOf('\n');
+		return (newline >= 0) ? code.substring(0, newline) : code;
+	}
+
+	private static String read(Path file) {
+		try {
+			return Files.readString(file, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot read " + file, ex);
+		}
+	}
+
+	private static Path repositoryRoot() {
+		for (Path folder = Path.of("").toAbsolutePath(); folder != null; folder = folder.getParent()) {
+			if (Files.isRegularFile(folder.resolve("README.md")) && Files.isDirectory(folder.resolve("docs"))) {
+				return folder;
+			}
+		}
+		throw new IllegalStateException("No README.md and docs/ above " + Path.of("").toAbsolutePath());
+	}
+
+	record Sample(String where, String marker, String language, String code) {
+	}
+
+}
