@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -19,8 +20,11 @@ import io.zklock.lock.ReleaseResult;
 /**
  * The locks (or the permit) one annotated call holds. Released once, from any thread, in
  * reverse order of acquisition: when the call's work is done ({@link #workDone()}), which with
- * a shortest hold ({@link DistributedLock#holdAtLeast()}) may be later, in the background; or
- * at once ({@link #release()}) when the work never started. Thread-safe.
+ * a shortest hold ({@link DistributedLock#holdAtLeast()}) may be later, in the background; when
+ * its work was cancelled where its end cannot be seen ({@link #workCancelled(String)}),
+ * {@code zklock.hold-after-cancel} later, loudly; or at once ({@link #release()}) when the work
+ * never started. Its {@link #watch() watch} reports a hold that passes
+ * {@link DistributedLock#holdAtMost()}. Thread-safe.
  */
 final class AcquiredLocks {
 
@@ -37,44 +41,82 @@ final class AcquiredLocks {
 
 	private final Duration holdAtLeast;
 
-	private final @Nullable LockReleaseScheduler releases;
+	private final @Nullable HoldBounds bounds;
 
 	/** When the call got everything, on {@link System#nanoTime()}. */
 	private final long grantedAt = System.nanoTime();
 
-	private final AtomicBoolean workDone = new AtomicBoolean();
+	private final HoldWatch watch;
+
+	/** {@link #WORKING}, {@link #DONE} or {@link #CANCELLED}. */
+	private final AtomicInteger work = new AtomicInteger(WORKING);
 
 	private final AtomicBoolean released = new AtomicBoolean();
 
-	private AcquiredLocks(List<LockHandle> locks, @Nullable PermitLease permit, String methodDescription,
-			Duration holdAtLeast, @Nullable LockReleaseScheduler releases) {
+	private static final int WORKING = 0;
+
+	private static final int DONE = 1;
+
+	private static final int CANCELLED = 2;
+
+	private AcquiredLocks(List<LockHandle> locks, @Nullable PermitLease permit, String methodDescription, Duration holdAtLeast, @Nullable HoldBounds bounds,
+			@Nullable Duration holdAtMost, OnHoldExceeded policy) {
 		this.locks = List.copyOf(locks);
 		this.permit = permit;
 		this.methodDescription = methodDescription;
 		this.holdAtLeast = holdAtLeast;
-		this.releases = releases;
+		this.bounds = bounds;
+		this.watch = (bounds != null && holdAtMost != null) ? new HoldWatch(this, holdAtMost, policy, bounds)
+				: HoldWatch.NONE;
 	}
 
+	/** Locks without bounds, such as the part of a call's locks to give back when the rest failed. */
 	static AcquiredLocks ofLocks(List<LockHandle> locks, String methodDescription) {
-		return new AcquiredLocks(locks, null, methodDescription, Duration.ZERO, null);
+		return new AcquiredLocks(locks, null, methodDescription, Duration.ZERO, null, null, OnHoldExceeded.WARN);
 	}
 
 	/**
-	 * Locks that are kept at least {@code holdAtLeast} after they were all granted (now), by
-	 * {@code releases}, when the work ends sooner.
+	 * Locks that are kept at least {@code holdAtLeast} after they were all granted (now) when
+	 * the work ends sooner, and whose hold is watched against {@code holdAtMost}.
+	 * @param holdAtMost the bound on the hold, or {@code null} for none
+	 * @param policy what to do when it passes
 	 */
 	static AcquiredLocks ofLocks(List<LockHandle> locks, String methodDescription, Duration holdAtLeast,
-			LockReleaseScheduler releases) {
-		return new AcquiredLocks(locks, null, methodDescription, holdAtLeast, releases);
+			HoldBounds bounds, @Nullable Duration holdAtMost, OnHoldExceeded policy) {
+		AcquiredLocks held = new AcquiredLocks(locks, null, methodDescription, holdAtLeast, bounds, holdAtMost, policy);
+		held.watch.start(held.grantedAt);
+		return held;
 	}
 
-	static AcquiredLocks ofPermit(PermitLease permit, String methodDescription) {
-		return new AcquiredLocks(List.of(), permit, methodDescription, Duration.ZERO, null);
+	/** A permit of a semaphore; a cancelled call keeps it as a cancelled call keeps locks. */
+	static AcquiredLocks ofPermit(PermitLease permit, String methodDescription, HoldBounds bounds) {
+		return new AcquiredLocks(List.of(), permit, methodDescription, Duration.ZERO, bounds, null,
+				OnHoldExceeded.WARN);
 	}
 
 	/** The lock handles, in acquisition order; empty for a permit. */
 	List<LockHandle> locks() {
 		return this.locks;
+	}
+
+	/** The permit, or {@code null} for locks. */
+	@Nullable PermitLease permit() {
+		return this.permit;
+	}
+
+	/** The method, as {@code Type.method(Params)}, for messages. */
+	String methodDescription() {
+		return this.methodDescription;
+	}
+
+	/** When the call got everything, on {@link System#nanoTime()}. */
+	long grantedAt() {
+		return this.grantedAt;
+	}
+
+	/** The watch of the call's {@link DistributedLock#holdAtMost()}; inert without one. */
+	HoldWatch watch() {
+		return this.watch;
 	}
 
 	/**
@@ -125,14 +167,50 @@ final class AcquiredLocks {
 	/**
 	 * The call's work is done: releases now, or, if the shortest hold is not over yet, detaches
 	 * the thread-owned locks from the calling thread now (it no longer holds them) and releases
-	 * everything in the background when the hold is over. Once; later calls do nothing. Never
-	 * throws.
+	 * everything in the background when the hold is over. Once; later calls do nothing, and so
+	 * does a call after {@link #workCancelled(String)}. Never throws.
 	 */
 	void workDone() {
-		if (!this.workDone.compareAndSet(false, true)) {
+		if (this.work.compareAndSet(WORKING, DONE)) {
+			this.watch.stop();
+			finishWork();
+		}
+	}
+
+	/**
+	 * The call's work was cancelled where its end cannot be seen (a cancelled stage completes
+	 * at once, a cancelled publisher signals nothing more): the locks are kept
+	 * {@code zklock.hold-after-cancel} more, then released as at the end of the work, with a
+	 * WARN and an event ({@link HoldReports#releasedAfterCancel}). Once, and only while the work
+	 * is not done; later {@link #workDone()} calls do nothing. Never releases on the calling
+	 * thread. Never throws.
+	 * @param how who cancelled it, for the message, such as {@code "its subscriber cancelled
+	 * it"}
+	 */
+	void workCancelled(String how) {
+		if (!this.work.compareAndSet(WORKING, CANCELLED)) {
 			return;
 		}
-		LockReleaseScheduler scheduler = this.releases;
+		this.watch.stop();
+		HoldBounds hold = this.bounds;
+		if (hold == null) {
+			finishWork();
+			return;
+		}
+		long cancelledAt = System.nanoTime();
+		hold.scheduler().releaseLater(() -> {
+			HoldReports.releasedAfterCancel(this, hold, cancelledAt, how);
+			finishWork();
+		}, cancelledAt + hold.holdAfterCancel().toNanos());
+	}
+
+	/** Whether the work was cancelled ({@link #workCancelled(String)}). */
+	boolean isCancelled() {
+		return this.work.get() == CANCELLED;
+	}
+
+	private void finishWork() {
+		LockReleaseScheduler scheduler = (this.bounds != null) ? this.bounds.scheduler() : null;
 		if (scheduler == null || this.holdAtLeast.isZero()) {
 			release();
 			return;

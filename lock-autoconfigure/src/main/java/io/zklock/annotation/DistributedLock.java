@@ -105,4 +105,32 @@ public @interface DistributedLock {
 	 */
 	String holdAtLeast() default "";
 
+	/**
+	 * The longest the lock should be held, counted from when the call got it, as a duration
+	 * string like {@link #waitTime()}: {@code "10m"}, {@code "PT30S"}, a plain number of
+	 * milliseconds, or a {@code ${…}} property placeholder; positive. Empty uses
+	 * {@code zklock.default-hold-at-most} (none unless set). For a method stuck in a live JVM,
+	 * whose lock would otherwise be held for as long as the process lives.
+	 * <p>
+	 * When it passes while the call's work still runs, zklock reports it (a WARN naming the
+	 * lock, the method and the holder thread with its stack, the {@code zklock.hold.exceeded}
+	 * meter, {@link io.zklock.lock.LockListener#onHoldExceeded}) and acts by
+	 * {@link #onHoldExceeded()}. It never releases the lock then, unlike ShedLock's
+	 * {@code lockAtMostFor}: another process would run the same work beside a body that still
+	 * runs. The lock goes when the call ends, or with the process. A {@link #holdAtLeast()} kept
+	 * after the work does not count. With several locks on one method, the shortest applies to
+	 * all of them; it may not be shorter than {@code holdAtLeast}. Not offered on
+	 * {@link DistributedSemaphore}.
+	 * @return the bound, empty for {@code zklock.default-hold-at-most}
+	 */
+	String holdAtMost() default "";
+
+	/**
+	 * What zklock does when the call holds its lock past {@link #holdAtMost()}, besides reporting
+	 * it: {@link OnHoldExceeded#WARN} nothing, {@link OnHoldExceeded#INTERRUPT} interrupts the
+	 * thread running the method, {@link OnHoldExceeded#CANCEL} cancels a stage or publisher.
+	 * @return {@link OnHoldExceeded#DEFAULT} ({@code zklock.on-hold-exceeded}) unless set
+	 */
+	OnHoldExceeded onHoldExceeded() default OnHoldExceeded.DEFAULT;
+
 }

@@ -7,6 +7,7 @@ import org.aopalliance.aop.Advice;
 import org.jspecify.annotations.Nullable;
 
 import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LockListener;
 import io.zklock.lock.SemaphoreByCurator;
 
 import org.springframework.aop.Pointcut;
@@ -68,10 +69,38 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 			Consumer<SkippedCall> skipped, String rootPath, AnnotationSettings settings,
 			@Nullable StringValueResolver placeholders, @Nullable BeanFactory beanFactory,
 			LockReleaseScheduler releases) {
+		this(locks, semaphores, skipped, rootPath, settings, placeholders, beanFactory, releases, new LockListener() {
+		});
+	}
+
+	/**
+	 * Creates the advisor.
+	 * @param locks supplies the lock API (looked up on first use, so the advisor can be
+	 * created early without pulling the ZooKeeper client along)
+	 * @param semaphores supplies the semaphores for {@link DistributedSemaphore}, likewise
+	 * @param skipped told of each call skipped because its lock was busy
+	 * @param rootPath the lock root, for messages
+	 * @param settings the interceptor's settings
+	 * @param placeholders resolves {@code ${…}} placeholders in wait times; may be
+	 * {@code null}
+	 * @param beanFactory resolves {@code @bean} references in key expressions; may be
+	 * {@code null}
+	 * @param releases releases the locks of {@link DistributedLock#holdAtLeast()} calls, and of
+	 * cancelled calls after {@code zklock.hold-after-cancel}, when due, and times
+	 * {@link DistributedLock#holdAtMost()}; stop or close it with the application, so that locks
+	 * still waiting are released then
+	 * @param holdEvents told when a call's hold passes a bound
+	 * ({@link LockListener#onHoldExceeded}), on the release thread; exceptions it throws are
+	 * logged
+	 */
+	public DistributedLockAdvisor(Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores,
+			Consumer<SkippedCall> skipped, String rootPath, AnnotationSettings settings,
+			@Nullable StringValueResolver placeholders, @Nullable BeanFactory beanFactory,
+			LockReleaseScheduler releases, LockListener holdEvents) {
 		LockDefinitionSource definitions = new LockDefinitionSource(rootPath, placeholders);
 		this.pointcut = new DistributedLockPointcut(definitions);
 		this.interceptor = new DistributedLockInterceptor(definitions, new LockKeyResolver(beanFactory),
-				new LockAcquirer(locks, semaphores, releases), settings, skipped);
+				new LockAcquirer(locks, semaphores, HoldBounds.of(releases, holdEvents, settings)), settings, skipped);
 	}
 
 	@Override

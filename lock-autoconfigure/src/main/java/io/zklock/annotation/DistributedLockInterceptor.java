@@ -13,6 +13,7 @@ import io.zklock.lock.HoldOwner;
 import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.BridgeMethodResolver;
+import org.springframework.core.KotlinDetector;
 
 /**
  * Runs {@link DistributedLock} and {@link DistributedSemaphore} methods under their locks,
@@ -28,7 +29,8 @@ import org.springframework.core.BridgeMethodResolver;
  * returns a {@code Flow}), since Spring's AOP hands the advice the function's body as a
  * {@code Mono} (started with the caller's coroutine context) and the caller's coroutine
  * awaits the publisher the advice returns; the locks are held until the coroutine completes,
- * and released when it fails or is cancelled.</li>
+ * also when the caller is cancelled: the function's coroutine is then cancelled through its
+ * {@code Job} ({@link CoroutineJobs}) and the locks go when it has ended.</li>
  * </ul>
  * A call-owned hold never joins another hold, so two pending calls never run under one
  * exclusive lock, whatever threads they share.
@@ -71,16 +73,33 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		Object skippedResult = ReturnKind.skippedValue(method.getReturnType());
 		return switch (definition.returnKind()) {
 			case MONO, FLUX -> {
-				MethodInvocation deferred = ((ProxyMethodInvocation) invocation).invocableClone();
+				ProxyMethodInvocation deferred = (ProxyMethodInvocation) ((ProxyMethodInvocation) invocation)
+					.invocableClone();
+				boolean coroutine = definition.returnKind() == ReturnKind.MONO
+						&& KotlinDetector.isSuspendingFunction(method);
 				yield ReactorSupport.around(definition.returnKind(),
-						() -> call.acquire(this.acquirer, HoldOwner.CALL, this.skipped), deferred::proceed,
-						this.settings.onLockLost(), definition.methodDescription());
+						() -> call.acquire(this.acquirer, HoldOwner.CALL, this.skipped),
+						(stopper) -> proceed(deferred, coroutine ? stopper : null), this.settings.onLockLost(),
+						definition.methodDescription());
 			}
 			case COMPLETION_STAGE -> StageInvocation.invoke(invocation, call, this.acquirer, this.settings, this.skipped,
 					skippedResult);
 			case SYNC -> SynchronousInvocation.invoke(invocation, call, this.acquirer, this.settings, this.skipped,
 					skippedResult);
 		};
+	}
+
+	/**
+	 * Runs the method of one subscription, on a copy of the call of its own; a suspend
+	 * function's coroutine is made reachable by {@code stopper} ({@link CoroutineJobs}).
+	 */
+	private static @Nullable Object proceed(ProxyMethodInvocation deferred, @Nullable WorkStopper stopper)
+			throws Throwable {
+		ProxyMethodInvocation subscription = (ProxyMethodInvocation) deferred.invocableClone();
+		if (stopper != null) {
+			CoroutineJobs.reachWith(subscription, stopper);
+		}
+		return subscription.proceed();
 	}
 
 }

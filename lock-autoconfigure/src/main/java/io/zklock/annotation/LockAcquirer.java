@@ -29,15 +29,14 @@ final class LockAcquirer {
 
 	private final Supplier<SemaphoreByCurator> semaphores;
 
-	private final LockReleaseScheduler releases;
+	private final HoldBounds bounds;
 
 	private volatile @Nullable ILockByCurator resolvedLocks;
 
-	LockAcquirer(Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores,
-			LockReleaseScheduler releases) {
+	LockAcquirer(Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores, HoldBounds bounds) {
 		this.locks = locks;
 		this.semaphores = semaphores;
-		this.releases = releases;
+		this.bounds = bounds;
 	}
 
 	/** The lock API, looked up once on first use (a bean lookup per call costs on the hot path). */
@@ -76,7 +75,8 @@ final class LockAcquirer {
 				held.add(lock.get());
 			}
 			complete = true;
-			return AcquiredLocks.ofLocks(held, definition.methodDescription(), definition.holdAtLeast(), this.releases);
+			return AcquiredLocks.ofLocks(held, definition.methodDescription(), definition.holdAtLeast(), this.bounds,
+					this.bounds.holdAtMost(definition.holdAtMost()), this.bounds.policy(definition.onHoldExceeded()));
 		}
 		finally {
 			if (!complete) {
@@ -103,7 +103,8 @@ final class LockAcquirer {
 	 */
 	@Nullable AcquiredLocks acquire(SemaphoreDefinition definition, String path, Duration wait) {
 		Optional<PermitLease> permit = this.semaphores.get().tryAcquire(path, definition.permits(), wait);
-		return permit.map((lease) -> AcquiredLocks.ofPermit(lease, definition.methodDescription())).orElse(null);
+		return permit.map((lease) -> AcquiredLocks.ofPermit(lease, definition.methodDescription(), this.bounds))
+			.orElse(null);
 	}
 
 }

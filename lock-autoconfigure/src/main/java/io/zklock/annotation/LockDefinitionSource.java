@@ -36,11 +36,17 @@ final class LockDefinitionSource {
 	private static final DurationAttribute WAIT_TIME = new DurationAttribute("waitTime",
 			"Write waitTime as a duration such as '5s', '250ms' or 'PT1M', '0' to try once, or leave it empty for "
 					+ "zklock.default-wait-time.",
-			"Use '0' to try once, or a positive duration such as '5s'.", "${orders.lock-wait:5s}");
+			"Use '0' to try once, or a positive duration such as '5s'.", "${orders.lock-wait:5s}", true);
 
 	private static final DurationAttribute HOLD_AT_LEAST = new DurationAttribute("holdAtLeast",
 			"Write holdAtLeast as a duration such as '30s', '500ms' or 'PT1M', or leave it empty for none.",
-			"Use a positive duration such as '30s', or leave it empty for none.", "${jobs.hold-at-least:30s}");
+			"Use a positive duration such as '30s', or leave it empty for none.", "${jobs.hold-at-least:30s}", true);
+
+	private static final DurationAttribute HOLD_AT_MOST = new DurationAttribute("holdAtMost",
+			"Write holdAtMost as a duration such as '10m', '30s' or 'PT1H', or leave it empty for "
+					+ "zklock.default-hold-at-most.",
+			"Use a positive duration such as '10m', or leave it empty for zklock.default-hold-at-most.",
+			"${jobs.hold-at-most:10m}", false);
 
 	private final SpelExpressionParser parser = new SpelExpressionParser();
 
@@ -117,8 +123,41 @@ final class LockDefinitionSource {
 		}
 		OnLockFailure policy = onFailure.iterator().next();
 		checkSkip(policy, method, at);
-		return new LockDefinition(List.copyOf(specs), wait, policy, returnKind, description,
-				parseHoldAtLeast(locks, at));
+		Duration holdAtLeast = parseHoldAtLeast(locks, at);
+		Duration holdAtMost = parseHoldAtMost(locks, holdAtLeast, at);
+		return new LockDefinition(List.copyOf(specs), wait, policy, returnKind, description, holdAtLeast, holdAtMost,
+				parseOnHoldExceeded(locks, description));
+	}
+
+	/** The shortest {@code holdAtMost} of the annotations; {@code null} for none. */
+	private @Nullable Duration parseHoldAtMost(Set<DistributedLock> locks, Duration holdAtLeast, Site at) {
+		Duration shortest = null;
+		for (DistributedLock lock : locks) {
+			Duration bound = parseDuration(HOLD_AT_MOST, lock.holdAtMost(), at);
+			if (bound != null && bound.compareTo(holdAtLeast) < 0) {
+				throw at.invalid("has a holdAtMost '" + lock.holdAtMost() + "' shorter than its holdAtLeast ("
+						+ HoldReports.format(holdAtLeast) + "): every call would pass it.",
+						"Make holdAtMost longer than holdAtLeast, or remove one of them.", null);
+			}
+			if (bound != null && (shortest == null || bound.compareTo(shortest) < 0)) {
+				shortest = bound;
+			}
+		}
+		return shortest;
+	}
+
+	/** The one {@code onHoldExceeded} the annotations set, or {@link OnHoldExceeded#DEFAULT}. */
+	private static OnHoldExceeded parseOnHoldExceeded(Set<DistributedLock> locks, String description) {
+		Set<OnHoldExceeded> set = locks.stream()
+			.map(DistributedLock::onHoldExceeded)
+			.filter((policy) -> policy != OnHoldExceeded.DEFAULT)
+			.collect(Collectors.toCollection(TreeSet::new));
+		if (set.size() > 1) {
+			throw new InvalidLockAnnotationException(description, "The @DistributedLock annotations on " + description
+					+ " disagree on onHoldExceeded " + set + ".",
+					"Give them one onHoldExceeded (or set it on one only): their locks are held together.", null);
+		}
+		return set.isEmpty() ? OnHoldExceeded.DEFAULT : set.iterator().next();
 	}
 
 	/** The longest {@code holdAtLeast} of the annotations; zero for none. */
@@ -213,6 +252,10 @@ final class LockDefinitionSource {
 			throw at.invalid("has a negative " + attribute.name() + " '" + written + "'" + resolvedTo(written, text)
 					+ ".", attribute.negativeAction(), null);
 		}
+		if (duration.isZero() && !attribute.zeroAllowed()) {
+			throw at.invalid("has a zero " + attribute.name() + " '" + written + "'" + resolvedTo(written, text)
+					+ ": no call could keep within it.", attribute.negativeAction(), null);
+		}
 		return duration;
 	}
 
@@ -224,9 +267,12 @@ final class LockDefinitionSource {
 		return LockedMethods.describe(method);
 	}
 
-	/** A duration attribute of the annotations, with what to write instead of a bad value. */
+	/**
+	 * A duration attribute of the annotations, with what to write instead of a bad value (the
+	 * {@code negativeAction} also for a zero where zero is not allowed).
+	 */
 	private record DurationAttribute(String name, String invalidAction, String negativeAction,
-			String placeholderExample) {
+			String placeholderExample, boolean zeroAllowed) {
 	}
 
 	/** Where an annotation sits, for messages: {@code "@DistributedLock on Type.method(Params)"}. */

@@ -16,16 +16,20 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Releases the locks of {@link DistributedLock#holdAtLeast()} calls whose work ended before
- * their shortest hold: each at its due time, in the background, on one daemon thread
- * ({@code zklock-release-N}) that is started on the first delayed release and ends after 10
- * seconds without one, so an application that never delays a release has no such thread.
- *
- * <p>
+ * Runs the timed work of annotated calls' holds on one daemon thread ({@code zklock-release-N})
+ * that is started on the first such task and ends after 10 seconds without one, so an
+ * application that never times a hold has no such thread:
+ * <ul>
+ * <li>the release of {@link DistributedLock#holdAtLeast()} calls whose work ended before their
+ * shortest hold, at its due time;</li>
+ * <li>the release of calls whose work was cancelled where its end cannot be seen, when
+ * {@code zklock.hold-after-cancel} has passed;</li>
+ * <li>the check of {@link DistributedLock#holdAtMost()}, when it has passed.</li>
+ * </ul>
  * When its application context stops or closes ({@link #stop()}, {@link #close()}), the
- * locks still waiting are released at once, on the closing thread, while the ZooKeeper client
- * is still open; until it is started again, a call whose work ends releases its locks at
- * once. Thread-safe.
+ * releases still waiting run at once, on the closing thread, while the ZooKeeper client is
+ * still open, and the checks are dropped; until it is started again, a release asked for runs
+ * at once and a check is not scheduled. Thread-safe.
  */
 public final class LockReleaseScheduler implements SmartLifecycle, AutoCloseable {
 
@@ -38,8 +42,8 @@ public final class LockReleaseScheduler implements SmartLifecycle, AutoCloseable
 
 	private final Object monitor = new Object();
 
-	/** The delayed releases not run yet. Guarded by {@link #monitor}. */
-	private final Set<DelayedRelease> pending = new HashSet<>();
+	/** The tasks not run yet. Guarded by {@link #monitor}. */
+	private final Set<DelayedTask> pending = new HashSet<>();
 
 	/** Created on the first delayed release. Guarded by {@link #monitor}. */
 	private @Nullable ScheduledThreadPoolExecutor executor;
@@ -54,19 +58,73 @@ public final class LockReleaseScheduler implements SmartLifecycle, AutoCloseable
 	 * time has come or if this scheduler is stopped.
 	 */
 	void releaseAt(AcquiredLocks held, long dueNanos) {
-		long delay = dueNanos - System.nanoTime();
-		synchronized (this.monitor) {
-			if (this.accepting && delay > 0) {
-				DelayedRelease release = new DelayedRelease(held);
-				this.pending.add(release);
-				release.future = executor().schedule(release, delay, TimeUnit.NANOSECONDS);
-				return;
-			}
-		}
-		held.release();
+		releaseAt(held::release, dueNanos);
 	}
 
-	/** How many delayed releases are waiting. */
+	/**
+	 * Runs a release at {@code dueNanos} on {@link System#nanoTime()}; at once, on the calling
+	 * thread, if that time has come or if this scheduler is stopped; at once on the stopping
+	 * thread if it is stopped before then.
+	 * @param release the release, which must not throw
+	 * @return cancels the release if it has not run yet
+	 */
+	Runnable releaseAt(Runnable release, long dueNanos) {
+		Runnable cancel = schedule(release, dueNanos, true, false);
+		if (cancel == null) {
+			release.run();
+			return () -> {
+			};
+		}
+		return cancel;
+	}
+
+	/**
+	 * Runs a release at {@code dueNanos} on {@link System#nanoTime()} on the scheduler's
+	 * thread, also when that time has come (never on the calling thread, which may be one that
+	 * must not block); at once on the calling thread only if this scheduler is stopped, and on
+	 * the stopping thread if it is stopped before then.
+	 * @param release the release, which must not throw
+	 */
+	void releaseLater(Runnable release, long dueNanos) {
+		if (schedule(release, dueNanos, true, true) == null) {
+			release.run();
+		}
+	}
+
+	/**
+	 * Runs a check at {@code dueNanos} on {@link System#nanoTime()}, unless this scheduler is
+	 * stopped before then (or now).
+	 * @param check the check, which must not throw
+	 * @return cancels the check if it has not run yet
+	 */
+	Runnable checkAt(Runnable check, long dueNanos) {
+		Runnable cancel = schedule(check, dueNanos, false, true);
+		return (cancel != null) ? cancel : () -> {
+		};
+	}
+
+	/**
+	 * Schedules a task.
+	 * @param runOnStop whether a stop runs it (a release) or drops it (a check)
+	 * @param whenDue whether a task that is due already is scheduled to run at once on the
+	 * scheduler's thread, rather than not scheduled
+	 * @return cancels the task, or {@code null} if it was not scheduled (stopped, or due
+	 * already and not {@code whenDue})
+	 */
+	private @Nullable Runnable schedule(Runnable action, long dueNanos, boolean runOnStop, boolean whenDue) {
+		long delay = Math.max(0, dueNanos - System.nanoTime());
+		synchronized (this.monitor) {
+			if (!this.accepting || (delay == 0 && !whenDue)) {
+				return null;
+			}
+			DelayedTask task = new DelayedTask(action, runOnStop);
+			this.pending.add(task);
+			task.future = executor().schedule(task, delay, TimeUnit.NANOSECONDS);
+			return task::cancel;
+		}
+	}
+
+	/** How many releases and checks are waiting. */
 	int pendingCount() {
 		synchronized (this.monitor) {
 			return this.pending.size();
@@ -103,24 +161,26 @@ public final class LockReleaseScheduler implements SmartLifecycle, AutoCloseable
 	}
 
 	/**
-	 * Releases every lock still waiting for its due time, now, on the calling thread; until
-	 * the next {@link #start()}, later releases happen at once.
+	 * Releases every lock still waiting for its due time, now, on the calling thread, and drops
+	 * the checks; until the next {@link #start()}, later releases happen at once.
 	 */
 	@Override
 	public void stop() {
 		this.running = false;
-		List<DelayedRelease> due;
+		List<DelayedTask> due;
 		synchronized (this.monitor) {
 			this.accepting = false;
 			due = new ArrayList<>(this.pending);
 			this.pending.clear();
 		}
-		for (DelayedRelease release : due) {
-			ScheduledFuture<?> future = release.future;
+		for (DelayedTask task : due) {
+			ScheduledFuture<?> future = task.future;
 			if (future != null) {
 				future.cancel(false);
 			}
-			release.held.release();
+			if (task.runOnStop) {
+				task.action.run();
+			}
 		}
 	}
 
@@ -151,15 +211,19 @@ public final class LockReleaseScheduler implements SmartLifecycle, AutoCloseable
 		}
 	}
 
-	/** One call's locks waiting for their due time. */
-	private final class DelayedRelease implements Runnable {
+	/** One release or check waiting for its due time. */
+	private final class DelayedTask implements Runnable {
 
-		private final AcquiredLocks held;
+		private final Runnable action;
+
+		/** Whether a stop runs it (a release) or drops it (a check). */
+		private final boolean runOnStop;
 
 		private volatile @Nullable ScheduledFuture<?> future;
 
-		DelayedRelease(AcquiredLocks held) {
-			this.held = held;
+		DelayedTask(Runnable action, boolean runOnStop) {
+			this.action = action;
+			this.runOnStop = runOnStop;
 		}
 
 		@Override
@@ -169,7 +233,19 @@ public final class LockReleaseScheduler implements SmartLifecycle, AutoCloseable
 					return;
 				}
 			}
-			this.held.release();
+			this.action.run();
+		}
+
+		void cancel() {
+			synchronized (LockReleaseScheduler.this.monitor) {
+				if (!LockReleaseScheduler.this.pending.remove(this)) {
+					return;
+				}
+			}
+			ScheduledFuture<?> scheduled = this.future;
+			if (scheduled != null) {
+				scheduled.cancel(false);
+			}
 		}
 
 	}

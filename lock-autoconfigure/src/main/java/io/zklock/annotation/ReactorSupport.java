@@ -5,10 +5,13 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscriber;
+import reactor.core.CoreSubscriber;
 import reactor.core.Disposable;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Schedulers;
 
 import io.zklock.lock.LockLostException;
@@ -18,8 +21,10 @@ import io.zklock.lock.LockState;
  * Locks around Reactor publishers: one call-owned hold per subscription, taken when the
  * publisher is subscribed (on the bounded-elastic scheduler, since taking it blocks), the
  * method body run under it with its locks in its subscriber context
- * ({@link ReactiveLockContext}), and released on complete, error or cancel; a grant that
- * arrives after the subscriber cancelled is released when Reactor discards it.
+ * ({@link ReactiveLockContext}), and released when its work ends: on complete or error, and on
+ * a cancel as {@link BodySubscriber} explains (a {@code Mono} runs on to its end, a
+ * {@code Flux} keeps its locks {@code zklock.hold-after-cancel} after it); a grant that
+ * arrives after the subscriber cancelled is released at once.
  * {@code zklock.on-lock-lost} applies to the signals: {@code fail} turns an element or the
  * completion that comes while a lock is not held into a {@link LockLostException} error;
  * {@code interrupt} signals that error, and cancels the method's publisher, as soon as a lock
@@ -32,6 +37,9 @@ final class ReactorSupport {
 	private static final int DELIVERED = 1;
 
 	private static final int CANCELLED = 2;
+
+	/** The grant reached the method: the body's subscription owns it. */
+	private static final int TAKEN = 3;
 
 	private static final String DISCARDED = "the publisher failed instead (zklock.on-lock-lost=fail)";
 
@@ -61,15 +69,39 @@ final class ReactorSupport {
 	 * @param onLockLost the policy for a lock lost while the publisher runs
 	 * @param method the method, for messages
 	 */
-	static Object around(ReturnKind kind, Supplier<@Nullable AcquiredLocks> acquire, ThrowingCall body,
+	static Object around(ReturnKind kind, Supplier<@Nullable AcquiredLocks> acquire, BodyCall body,
 			OnLockLost onLockLost, String method) {
-		Mono<AcquiredLocks> locks = acquireOnSubscribe(acquire);
-		if (kind == ReturnKind.MONO) {
-			return Mono.usingWhen(locks, (held) -> guard(withLocks(body, held), held, onLockLost, method).next(),
-					ReactorSupport::release, (held, error) -> release(held), ReactorSupport::release);
+		boolean single = kind == ReturnKind.MONO;
+		Flux<Object> locked = acquireOnSubscribe(acquire).flatMapMany((grant) -> {
+			AcquiredLocks held = grant.take();
+			return (held != null) ? (Subscriber<? super Object> subscriber) -> subscribeBody(subscriber, held, body,
+					single, onLockLost, method) : Flux.empty();
+		});
+		return single ? Mono.fromDirect(locked) : locked;
+	}
+
+	/**
+	 * Runs the method under {@code held} (on the thread that got the locks) and subscribes the
+	 * caller to its publisher through a {@link BodySubscriber}.
+	 */
+	private static void subscribeBody(Subscriber<? super Object> subscriber, AcquiredLocks held, BodyCall body,
+			boolean single, OnLockLost onLockLost, String method) {
+		CoreSubscriber<? super Object> actual = Operators.toCoreSubscriber(subscriber);
+		WorkStopper stopper = new WorkStopper();
+		Flux<Object> publisher;
+		held.watch().methodRunning();
+		try {
+			publisher = guard(withLocks(() -> body.call(stopper), held), held, onLockLost, method);
 		}
-		return Flux.usingWhen(locks, (held) -> guard(withLocks(body, held), held, onLockLost, method),
-				ReactorSupport::release, (held, error) -> release(held), ReactorSupport::release);
+		catch (RuntimeException | Error ex) {
+			held.workDone();
+			Operators.error(actual, ex);
+			return;
+		}
+		finally {
+			held.watch().methodReturned();
+		}
+		publisher.subscribe(new BodySubscriber(actual, held, single, stopper));
 	}
 
 	/**
@@ -84,14 +116,15 @@ final class ReactorSupport {
 
 	/**
 	 * Takes the locks when subscribed, on the bounded-elastic scheduler (taking them blocks), and
-	 * owns the race with a cancel: one compare-and-set decides whether the grant is handed on
-	 * (the usingWhen then releases it on complete, error or cancel) or released here because the
-	 * subscriber cancelled first; a cancel also cuts the wait short. An acquire that fails after
-	 * the cancel ends quietly. Reactor's discard hook releases a grant dropped downstream all the
-	 * same.
+	 * owns the race with a cancel: compare-and-sets decide whether the grant reaches the method
+	 * ({@link Grant#take()}) or is released here, because the subscriber cancelled before it was
+	 * offered, or because it was offered and never taken: a sink cancelled while it emits drops
+	 * the value, through the dropped-value hook rather than the discard hook, so the discard hook
+	 * cannot be relied on. A cancel also cuts the wait short. An acquire that fails after the
+	 * cancel ends quietly.
 	 */
-	private static Mono<AcquiredLocks> acquireOnSubscribe(Supplier<@Nullable AcquiredLocks> acquire) {
-		return Mono.<AcquiredLocks>create((sink) -> {
+	private static Mono<Grant> acquireOnSubscribe(Supplier<@Nullable AcquiredLocks> acquire) {
+		return Mono.<Grant>create((sink) -> {
 			AtomicInteger state = new AtomicInteger(PENDING);
 			Disposable task = Schedulers.boundedElastic().schedule(() -> {
 				try {
@@ -100,7 +133,11 @@ final class ReactorSupport {
 						sink.success();
 					}
 					else if (state.compareAndSet(PENDING, DELIVERED)) {
-						sink.success(held);
+						sink.success(new Grant(held, state));
+						if (state.compareAndSet(DELIVERED, CANCELLED)) {
+							// offered, not taken: the sink dropped it
+							held.release();
+						}
 					}
 					else {
 						held.release();
@@ -121,7 +158,17 @@ final class ReactorSupport {
 					task.dispose();
 				}
 			});
-		}).doOnDiscard(AcquiredLocks.class, AcquiredLocks::release);
+		});
+	}
+
+	/** Locks offered to the method, which takes them once unless the subscription was cancelled first. */
+	private record Grant(AcquiredLocks held, AtomicInteger state) {
+
+		/** The locks, now owned by the body's subscription; {@code null} if they were given up. */
+		@Nullable AcquiredLocks take() {
+			return this.state.compareAndSet(DELIVERED, TAKEN) ? this.held : null;
+		}
+
 	}
 
 	private static Flux<Object> guard(Flux<Object> body, AcquiredLocks held, OnLockLost onLockLost, String method) {
@@ -170,15 +217,24 @@ final class ReactorSupport {
 
 	/** The method call, which may throw anything. */
 	@FunctionalInterface
-	interface ThrowingCall {
+	private interface ThrowingCall {
 
 		@Nullable Object call() throws Throwable;
 
 	}
 
-	/** The work of a subscription ended (complete, error or cancel): its locks go, when due. */
-	private static Mono<Void> release(AcquiredLocks held) {
-		return Mono.<Void>fromRunnable(held::workDone).subscribeOn(Schedulers.boundedElastic());
+	/** The method call of one subscription, which may throw anything. */
+	@FunctionalInterface
+	interface BodyCall {
+
+		/**
+		 * Runs the method.
+		 * @param stopper may be given a way to stop the subscription's work without unsubscribing
+		 * (a suspend function's coroutine)
+		 * @return the method's publisher
+		 */
+		@Nullable Object call(WorkStopper stopper) throws Throwable;
+
 	}
 
 }

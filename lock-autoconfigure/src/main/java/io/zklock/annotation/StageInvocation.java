@@ -1,6 +1,8 @@
 package io.zklock.annotation;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -14,12 +16,21 @@ import io.zklock.lock.LockState;
 
 /**
  * A call that returns a {@link CompletionStage}: its locks are call-owned (a second call queues
- * behind the first, even on the same thread), held until the stage completes (and a transaction
- * the method joined completes), and released before the caller sees the stage complete, so a
- * follow-up call can take them at once. {@code zklock.on-lock-lost} applies before the stage
- * completes: {@code fail} completes it with {@link LockLostException} if a lock is not held
- * then; {@code interrupt} completes it so as soon as a lock is lost, and cancels the method's
- * stage.
+ * behind the first, even on the same thread), held until the method's own stage completes (and
+ * a transaction the method joined completes), and released before the caller sees its stage
+ * complete, so a follow-up call can take them at once.
+ * <p>
+ * The caller gets a stage of its own, completed from the method's: cancelling it (or completing
+ * it) does not reach the method's stage, whose completion alone tells that the work has ended;
+ * cancelling a {@code CompletableFuture} stops nothing behind it. Where the caller can only be
+ * given the method's own stage (a return type a {@code CompletableFuture} is not), a cancelled
+ * stage no longer tells the end of the work: its locks are kept {@code zklock.hold-after-cancel}
+ * more ({@link AcquiredLocks#workCancelled(String)}). The same holds when zklock cancels the
+ * method's stage itself ({@link OnHoldExceeded#CANCEL}).
+ * <p>
+ * {@code zklock.on-lock-lost} applies before the stage completes: {@code fail} completes it
+ * with {@link LockLostException} if a lock is not held then; {@code interrupt} completes it so
+ * as soon as a lock is lost, and cancels the method's stage.
  */
 final class StageInvocation {
 
@@ -34,16 +45,20 @@ final class StageInvocation {
 			return skippedResult;
 		}
 		Runnable release = releaseAfterTransaction(held, settings);
+		HoldWatch watch = held.watch();
 		Object result;
 		LockContext.push(held.locks());
+		watch.methodRunning();
 		try {
 			result = invocation.proceed();
 		}
 		catch (Throwable ex) {
+			watch.methodReturned();
 			release.run();
 			throw ex;
 		}
 		finally {
+			watch.methodReturned();
 			LockContext.pop(held.locks());
 		}
 		if (!(result instanceof CompletionStage<?> stage)) {
@@ -52,17 +67,38 @@ final class StageInvocation {
 		}
 		CompletableFuture<Object> completed = new CompletableFuture<>();
 		if (!invocation.getMethod().getReturnType().isInstance(completed)) {
-			// a stage type the caller's completion cannot be given as: release when it completes
-			stage.whenComplete((value, error) -> release.run());
+			// a stage type the caller's own cannot be given as: the caller can cancel the method's stage
+			stage.whenComplete((value, error) -> {
+				if (isCancellation(error)) {
+					held.workCancelled("its stage was cancelled");
+				}
+				else {
+					release.run();
+				}
+			});
+			watch.cancelWith((exceeded) -> {
+				cancel(stage);
+				return false;
+			});
 			return result;
 		}
 		Runnable unregister = (settings.onLockLost() == OnLockLost.INTERRUPT) ? held.onLoss(() -> {
 			completed.completeExceptionally(lostNow(held, call.definition().methodDescription()));
-			stage.toCompletableFuture().cancel(true);
+			cancel(stage);
 		}) : () -> {
 		};
+		watch.cancelWith((exceeded) -> {
+			held.workCancelled("zklock cancelled it, since it passed its holdAtMost");
+			cancel(stage);
+			completed.completeExceptionally(exceeded);
+			return false;
+		});
 		stage.whenComplete((value, error) -> {
 			unregister.run();
+			if (held.isCancelled()) {
+				// zklock cancelled the method's stage: its locks go after zklock.hold-after-cancel
+				return;
+			}
 			LockLostException lost = (settings.onLockLost() == OnLockLost.FAIL)
 					? held.lostException("completed", AcquiredLocks.RESULT_DISCARDED) : null;
 			release.run();
@@ -79,12 +115,22 @@ final class StageInvocation {
 				completed.complete(value);
 			}
 		});
-		completed.whenComplete((value, error) -> {
-			if (completed.isCancelled()) {
-				stage.toCompletableFuture().cancel(true);
-			}
-		});
 		return completed;
+	}
+
+	/** Cancels the method's stage, where it can be; cancelling it stops nothing behind it. */
+	private static void cancel(CompletionStage<?> stage) {
+		try {
+			stage.toCompletableFuture().cancel(true);
+		}
+		catch (UnsupportedOperationException ex) {
+			// a stage that cannot be cancelled from outside
+		}
+	}
+
+	private static boolean isCancellation(@Nullable Throwable error) {
+		return error instanceof CancellationException
+				|| (error instanceof CompletionException && error.getCause() instanceof CancellationException);
 	}
 
 	/**

@@ -13,7 +13,10 @@ import io.zklock.lock.LockLostException;
  * this thread), exposed through {@link LockContext}, kept until a transaction the method joined
  * completes, and checked under {@code zklock.on-lock-lost} when the method returns. With
  * {@link DistributedLock#holdAtLeast()}, locks kept past the work are detached from the thread
- * when the work ends: the thread no longer holds them, so it cannot re-enter them.
+ * when the work ends: the thread no longer holds them, so it cannot re-enter them. Under
+ * {@link DistributedLock#holdAtMost()}, the calling thread is the holder thread that a breach
+ * names and, by policy, interrupts; a caller cannot cancel a synchronous call, so its locks go
+ * exactly when it returns.
  */
 final class SynchronousInvocation {
 
@@ -30,7 +33,9 @@ final class SynchronousInvocation {
 		boolean joinedTransaction = settings.releaseAfterTransaction() && TransactionSupport.inTransaction();
 		LossInterrupter interrupter = (settings.onLockLost() == OnLockLost.INTERRUPT) ? new LossInterrupter(held)
 				: null;
+		HoldWatch watch = held.watch();
 		LockContext.push(held.locks());
+		watch.methodRunning();
 		try {
 			Object result = invocation.proceed();
 			LockLostException lost = (settings.onLockLost() == OnLockLost.FAIL)
@@ -41,6 +46,7 @@ final class SynchronousInvocation {
 			return result;
 		}
 		finally {
+			watch.methodReturned();
 			if (interrupter != null) {
 				interrupter.stop();
 			}

@@ -5,9 +5,11 @@ import org.apache.commons.logging.LogFactory;
 import io.zklock.annotation.AnnotationSettings;
 import io.zklock.annotation.DistributedLockAdvisor;
 import io.zklock.annotation.LockReleaseScheduler;
+import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.annotation.SkippedCall;
 import io.zklock.annotation.SkippedCallListener;
 import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LockListener;
 import io.zklock.lock.SemaphoreByCurator;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -35,22 +37,42 @@ class DistributedLockConfiguration {
 	@ConditionalOnMissingBean
 	static DistributedLockAdvisor distributedLockAdvisor(Environment environment,
 			ObjectProvider<ILockByCurator> locks, ObjectProvider<SemaphoreByCurator> semaphores,
-			ObjectProvider<SkippedCallListener> skipListeners, BeanFactory beanFactory,
-			LockReleaseScheduler zkLockReleaseScheduler) {
+			ObjectProvider<SkippedCallListener> skipListeners, ObjectProvider<LockListener> lockListeners,
+			BeanFactory beanFactory, LockReleaseScheduler zkLockReleaseScheduler) {
 		ZkLockProperties properties = Binder.get(environment).bindOrCreate("zklock", ZkLockProperties.class);
-		if (properties.getDefaultWaitTime() == null || properties.getDefaultWaitTime().isNegative()) {
-			throw new ZkLockPropertyChecks(environment).invalid("zklock.default-wait-time",
-					properties.getDefaultWaitTime(), "it is " + ((properties.getDefaultWaitTime() == null) ? "empty"
-							: "negative") + "; set '0' to try once, or a duration such as '30s'");
-		}
-		AnnotationSettings settings = new AnnotationSettings(properties.getDefaultWaitTime(),
-				properties.getOnLockLost(), properties.isReleaseAfterTransaction());
 		DistributedLockAdvisor advisor = new DistributedLockAdvisor(locks::getObject, semaphores::getObject,
 				(call) -> skipListeners.orderedStream().forEach((listener) -> notify(listener, call)),
-				properties.getRootPath(), settings, environment::resolveRequiredPlaceholders, beanFactory,
-				zkLockReleaseScheduler);
+				properties.getRootPath(), settings(properties, new ZkLockPropertyChecks(environment)),
+				environment::resolveRequiredPlaceholders, beanFactory, zkLockReleaseScheduler,
+				new HoldEventRelay(lockListeners));
 		advisor.setOrder(properties.getAspectOrder());
 		return advisor;
+	}
+
+	/** The interceptor's settings, each checked with a message naming the property as written. */
+	private static AnnotationSettings settings(ZkLockProperties properties, ZkLockPropertyChecks checks) {
+		if (properties.getDefaultWaitTime() == null || properties.getDefaultWaitTime().isNegative()) {
+			throw checks.invalid("zklock.default-wait-time", properties.getDefaultWaitTime(),
+					"it is " + ((properties.getDefaultWaitTime() == null) ? "empty" : "negative")
+							+ "; set '0' to try once, or a duration such as '30s'");
+		}
+		if (properties.getHoldAfterCancel() == null || properties.getHoldAfterCancel().isNegative()) {
+			throw checks.invalid("zklock.hold-after-cancel", properties.getHoldAfterCancel(),
+					"it is " + ((properties.getHoldAfterCancel() == null) ? "empty" : "negative")
+							+ "; set a duration such as '10s', or '0' to release at once when a call is cancelled");
+		}
+		if (properties.getDefaultHoldAtMost() != null && (properties.getDefaultHoldAtMost().isNegative()
+				|| properties.getDefaultHoldAtMost().isZero())) {
+			throw checks.invalid("zklock.default-hold-at-most", properties.getDefaultHoldAtMost(),
+					"it is not positive; set a duration such as '10m', or leave it unset for no bound");
+		}
+		if (properties.getOnHoldExceeded() == OnHoldExceeded.DEFAULT) {
+			throw checks.invalid("zklock.on-hold-exceeded", properties.getOnHoldExceeded(),
+					"'default' stands for this property on the annotation; set warn, interrupt or cancel");
+		}
+		return new AnnotationSettings(properties.getDefaultWaitTime(), properties.getOnLockLost(),
+				properties.isReleaseAfterTransaction(), properties.getHoldAfterCancel(),
+				properties.getDefaultHoldAtMost(), properties.getOnHoldExceeded());
 	}
 
 	/**

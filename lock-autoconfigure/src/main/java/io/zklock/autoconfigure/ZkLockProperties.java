@@ -2,6 +2,7 @@ package io.zklock.autoconfigure;
 
 import java.time.Duration;
 
+import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.annotation.OnLockLost;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -49,6 +50,28 @@ public class ZkLockProperties {
 	 * under the lock.
 	 */
 	private boolean releaseAfterTransaction = true;
+
+	/**
+	 * How long a @DistributedLock call whose work was cancelled where zklock cannot see that
+	 * work end (a Flux cut off by its subscriber, a stage or publisher zklock cancelled) keeps
+	 * its lock after the cancel, before letting it go with a WARN. Zero releases at once, for
+	 * work that stops on cancel.
+	 */
+	private Duration holdAfterCancel = Duration.ofSeconds(10);
+
+	/**
+	 * The holdAtMost of @DistributedLock methods that set none: how long a call should hold
+	 * its lock at most before zklock reports it (and acts by on-hold-exceeded). Never releases
+	 * the lock. None unless set.
+	 */
+	private Duration defaultHoldAtMost;
+
+	/**
+	 * What zklock does, besides reporting it, when a @DistributedLock call holds its lock
+	 * past its holdAtMost, for annotations that set no onHoldExceeded: warn, interrupt the
+	 * thread running the method, or cancel a stage or publisher.
+	 */
+	private OnHoldExceeded onHoldExceeded = OnHoldExceeded.WARN;
 
 	/**
 	 * Text every lock node carries as its data, to tell holders apart (for example the host
@@ -169,6 +192,54 @@ public class ZkLockProperties {
 	 */
 	public void setReleaseAfterTransaction(boolean releaseAfterTransaction) {
 		this.releaseAfterTransaction = releaseAfterTransaction;
+	}
+
+	/**
+	 * The value of {@code zklock.hold-after-cancel}.
+	 * @return the value
+	 */
+	public Duration getHoldAfterCancel() {
+		return this.holdAfterCancel;
+	}
+
+	/**
+	 * Sets {@code zklock.hold-after-cancel}.
+	 * @param holdAfterCancel the value
+	 */
+	public void setHoldAfterCancel(Duration holdAfterCancel) {
+		this.holdAfterCancel = holdAfterCancel;
+	}
+
+	/**
+	 * The value of {@code zklock.default-hold-at-most}.
+	 * @return the value, or {@code null} for none
+	 */
+	public Duration getDefaultHoldAtMost() {
+		return this.defaultHoldAtMost;
+	}
+
+	/**
+	 * Sets {@code zklock.default-hold-at-most}.
+	 * @param defaultHoldAtMost the value, or {@code null} for none
+	 */
+	public void setDefaultHoldAtMost(Duration defaultHoldAtMost) {
+		this.defaultHoldAtMost = defaultHoldAtMost;
+	}
+
+	/**
+	 * The value of {@code zklock.on-hold-exceeded}.
+	 * @return the value
+	 */
+	public OnHoldExceeded getOnHoldExceeded() {
+		return this.onHoldExceeded;
+	}
+
+	/**
+	 * Sets {@code zklock.on-hold-exceeded}.
+	 * @param onHoldExceeded the value
+	 */
+	public void setOnHoldExceeded(OnHoldExceeded onHoldExceeded) {
+		this.onHoldExceeded = onHoldExceeded;
 	}
 
 	/**

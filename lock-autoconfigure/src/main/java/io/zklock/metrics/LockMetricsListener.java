@@ -34,7 +34,11 @@ import io.zklock.lock.ReleaseResult;
  * <li>counter {@value #LOST}: held locks lost before their release, tags {@code lock} and
  * {@code mode};</li>
  * <li>counter {@value #SKIPPED}: annotated calls skipped because their lock was busy, tags
- * {@code lock} and {@code mode}.</li>
+ * {@code lock} and {@code mode};</li>
+ * <li>counter {@value #HOLD_EXCEEDED}: holds that passed a bound
+ * ({@link LockListener#onHoldExceeded}), tags {@code lock}, {@code mode} and {@code outcome}
+ * ({@code held}: past its {@code holdAtMost}, still held; {@code released}: released
+ * {@code zklock.hold-after-cancel} after its call was cancelled, its work's end unseen).</li>
  * </ul>
  * The {@code lock} tag is {@link LockTarget#lockName()}, a name of bounded cardinality (the
  * annotation's {@code path}, never the resolved key); {@code mode} is the lower-case
@@ -62,6 +66,9 @@ public class LockMetricsListener implements LockListener, SkippedCallListener {
 
 	/** Name of the counter of skipped calls. */
 	public static final String SKIPPED = "zklock.skipped";
+
+	/** Name of the counter of holds that passed a bound. */
+	public static final String HOLD_EXCEEDED = "zklock.hold.exceeded";
 
 	private final Supplier<? extends @Nullable MeterRegistry> registry;
 
@@ -124,6 +131,20 @@ public class LockMetricsListener implements LockListener, SkippedCallListener {
 	public void onLost(LockTarget lock, long fencingToken, Duration heldFor) {
 		count(LOST, "Held locks lost before their release (session expired or ownership unconfirmed)",
 				lock.lockName(), lock.mode());
+	}
+
+	@Override
+	public void onHoldExceeded(LockTarget lock, long fencingToken, Duration heldFor, Duration bound,
+			boolean released) {
+		MeterRegistry registry = this.registry.get();
+		if (registry != null) {
+			Counter.builder(HOLD_EXCEEDED)
+				.description("Holds that passed a bound: their holdAtMost (still held), or the hold after the cancel "
+						+ "of a call whose work's end was not seen (released)")
+				.tags(tags(lock.lockName(), lock.mode()).and("outcome", released ? "released" : "held"))
+				.register(registry)
+				.increment();
+		}
 	}
 
 	@Override

@@ -63,13 +63,16 @@ class DistributedLockAsyncTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void shouldCancelTheMethodsStageAndReleaseWhenTheReturnedStageIsCancelled() {
+	void shouldNeitherCancelTheMethodsStageNorReleaseWhenTheCallerCancelsItsStage() {
 		this.contextRunner.run((context) -> {
 			Reports reports = context.getBean(Reports.class);
 			CompletableFuture<String> pending = new CompletableFuture<>();
 			CompletableFuture<String> returned = reports.stage(pending).toCompletableFuture();
+			assertThat(returned).isNotSameAs(pending);
 			returned.cancel(true);
-			assertThat(pending).isCancelled();
+			assertThat(pending).isNotDone();
+			assertThat(otherThreadCanLock(context, "stage")).as("held while the method's stage is pending").isFalse();
+			pending.complete("done");
 			assertThat(otherThreadCanLock(context, "stage")).isTrue();
 		});
 	}
@@ -99,8 +102,8 @@ class DistributedLockAsyncTests extends ZkAnnotationTest {
 	}
 
 	@Test
-	void shouldReleaseTheLockOfAFluxOnErrorAndOnCancel() {
-		this.contextRunner.run((context) -> {
+	void shouldReleaseTheLockOfAFluxOnErrorAndOnCancelWithoutAHoldAfterCancel() {
+		this.contextRunner.withPropertyValues("zklock.hold-after-cancel=0").run((context) -> {
 			Reports reports = context.getBean(Reports.class);
 			StepVerifier.create(reports.failingFlux()).expectNext(1).verifyErrorMessage("boom");
 			assertThat(otherThreadCanLock(context, "reactive")).isTrue();

@@ -98,7 +98,7 @@ class DistributedLockHoldAtLeastTests extends ZkAnnotationTest {
 
 	@Test
 	void shouldKeepAFluxsLockPastItsCancel() {
-		this.contextRunner.run((context) -> {
+		this.contextRunner.withPropertyValues("zklock.hold-after-cancel=0").run((context) -> {
 			Jobs jobs = context.getBean(Jobs.class);
 			StepVerifier.create(jobs.endless()).expectNext(0L).thenCancel().verify(Duration.ofSeconds(10));
 			assertHeldThenReleasedInBackground(context, "hold/flux");

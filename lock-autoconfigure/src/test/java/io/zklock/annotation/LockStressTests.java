@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -45,7 +46,11 @@ import static org.awaitility.Awaitility.await;
  * A randomized stress run: three application contexts (three sessions), worker threads calling
  * every call shape — synchronous, {@code CompletionStage} completed on another thread,
  * {@code Mono}, {@code Flux}, {@code @Async}, and a handle released from another thread — in
- * every mode on two shared lock paths, with short and long waits and random interrupts. Every
+ * every mode on two shared lock paths, with short and long waits and random interrupts; and
+ * callers that give up on the work they started: a stage cancelled ({@code cancel(true)}) after
+ * a timed {@code get}, a {@code Mono} on a future cut off by {@code timeout}, a {@code Flux}
+ * cut off by {@code take(1)} while a future under it runs. A body counts as running until its
+ * work has ended, not until its caller gave up. Every
  * body is recorded, from its start under its lock to its end, and zklock's published history
  * checker ({@code zklock-test-history}) judges them: no writer or exclusive body may overlap any
  * other body, and fencing tokens are unique; the grants the contexts report are checked for
@@ -68,7 +73,8 @@ class LockStressTests extends ZkAnnotationTest {
 	private static final AtomicInteger contexts = new AtomicInteger();
 
 	private final ApplicationContextRunner contextRunner = lockingContext()
-		.withUserConfiguration(StressConfiguration.class);
+		.withUserConfiguration(StressConfiguration.class)
+		.withPropertyValues("zklock.hold-after-cancel=100ms");
 
 	@Test
 	void shouldNeverRunAWriterAlongsideAnyOtherBodyAcrossEveryCallShape() throws Exception {
@@ -116,7 +122,7 @@ class LockStressTests extends ZkAnnotationTest {
 			boolean shortWait = random.nextInt(4) == 0;
 			String shape = "none";
 			try {
-				switch (random.nextInt(8)) {
+				switch (random.nextInt(11)) {
 					case 0 -> {
 						shape = "sync";
 						if (shortWait) {
@@ -149,6 +155,30 @@ class LockStressTests extends ZkAnnotationTest {
 					case 6 -> {
 						shape = "async";
 						workers.async(key).get(30, TimeUnit.SECONDS);
+					}
+					case 7 -> {
+						shape = "stage-cancel";
+						CompletableFuture<Void> stage = workers.stage(key);
+						try {
+							stage.get(random.nextInt(4), TimeUnit.MILLISECONDS);
+						}
+						catch (TimeoutException ex) {
+							stage.cancel(true);
+							checker.cancels.incrementAndGet();
+						}
+					}
+					case 8 -> {
+						shape = "mono-timeout";
+						workers.monoOnFuture(key)
+							.timeout(Duration.ofMillis(1 + random.nextInt(4)))
+							.doOnError(TimeoutException.class, (ex) -> checker.cancels.incrementAndGet())
+							.onErrorComplete(TimeoutException.class)
+							.block(Duration.ofSeconds(30));
+					}
+					case 9 -> {
+						shape = "flux-take";
+						workers.fluxOnFuture(key).take(1).blockLast(Duration.ofSeconds(30));
+						checker.cancels.incrementAndGet();
 					}
 					default -> {
 						shape = "handle";
@@ -227,6 +257,9 @@ class LockStressTests extends ZkAnnotationTest {
 
 		final AtomicInteger interrupts = new AtomicInteger();
 
+		/** Calls whose caller gave up on them: a cancel, a timeout or a take. */
+		final AtomicInteger cancels = new AtomicInteger();
+
 		final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
 
 		final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
@@ -285,8 +318,8 @@ class LockStressTests extends ZkAnnotationTest {
 
 		@Override
 		public String toString() {
-			return "grants=" + this.grants + ", interrupts=" + this.interrupts + ", calls=" + this.calls + ", failures="
-					+ this.failures;
+			return "grants=" + this.grants + ", interrupts=" + this.interrupts + ", cancels=" + this.cancels
+					+ ", calls=" + this.calls + ", failures=" + this.failures;
 		}
 
 		/** One body running under a lock. */
@@ -346,6 +379,36 @@ class LockStressTests extends ZkAnnotationTest {
 				Runnable exit = once(() -> checker.exit(body));
 				return Flux.interval(Duration.ofMillis(1)).take(3).doOnTerminate(exit).doOnCancel(exit);
 			});
+		}
+
+		/** A Mono on a future: its body runs until the future's work ends, whatever its subscriber does. */
+		@DistributedLock(path = "stress", key = "#key", mode = LockMode.WRITE, waitTime = "10s")
+		public Mono<Void> monoOnFuture(String key) {
+			return Mono.fromFuture(work(key, LockMode.WRITE, "mono-timeout"));
+		}
+
+		/** One element at once, then one from a future whose work goes on when the subscriber stops at the first. */
+		@DistributedLock(path = "stress", key = "#key", waitTime = "10s")
+		public Flux<String> fluxOnFuture(String key) {
+			CompletableFuture<String> work = work(key, LockMode.EXCLUSIVE, "flux-take").thenApply((ignored) -> "done");
+			return Flux.just("started").concatWith(Mono.fromFuture(work));
+		}
+
+		/**
+		 * A body of 1–5 ms on another thread, entered now under the method's lock and left by the
+		 * work itself before it completes (a callback on its stage could run after the lock's
+		 * release, or never if a stage depending on it were cancelled).
+		 */
+		private static CompletableFuture<Void> work(String key, LockMode mode, String shape) {
+			Checker.Body body = checker.enter(key, mode, shape);
+			return CompletableFuture.runAsync(() -> {
+				try {
+					Checker.simulateWork();
+				}
+				finally {
+					checker.exit(body);
+				}
+			}, completer);
 		}
 
 		private static Runnable once(Runnable action) {

@@ -75,6 +75,20 @@ class LockMetricsListenerTests {
 			.isEqualTo(1);
 	}
 
+	@Test
+	void shouldCountHoldsPastABoundByWhetherTheyWereReleased() {
+		this.listener.onHoldExceeded(TARGET, 7, Duration.ofMinutes(11), Duration.ofMinutes(10), false);
+		this.listener.onHoldExceeded(TARGET, 8, Duration.ofSeconds(12), Duration.ofSeconds(10), true);
+		this.listener.onHoldExceeded(TARGET, 9, Duration.ofSeconds(13), Duration.ofSeconds(10), true);
+		assertThat(this.registry.get("zklock.hold.exceeded").tags("lock", "orders", "mode", "read", "outcome", "held")
+			.counter()
+			.count()).isEqualTo(1);
+		assertThat(this.registry.get("zklock.hold.exceeded")
+			.tags("lock", "orders", "mode", "read", "outcome", "released")
+			.counter()
+			.count()).isEqualTo(2);
+	}
+
 	private static final LockTarget TARGET = new LockTarget("orders/42", "orders", LockMode.READ);
 
 }

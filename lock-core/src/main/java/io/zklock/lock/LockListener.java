@@ -111,4 +111,26 @@ public interface LockListener {
 	default void onLost(LockTarget lock, long fencingToken, Duration heldFor) {
 	}
 
+	/**
+	 * A hold passed a bound on its length, once per hold and bound. Two bounds exist:
+	 * <ul>
+	 * <li>the hold's own {@link LockRequest#holdAtMost(Duration) holdAtMost} (also
+	 * {@code @DistributedLock(holdAtMost)}), counted from the grant: the lock stays held
+	 * ({@code released} is {@code false}), since its holder may still be using what it guards;</li>
+	 * <li>for a {@code @DistributedLock} call whose work was cancelled where zklock cannot see
+	 * that work end (a Reactor {@code Flux} cut off by its subscriber; a stage or publisher that
+	 * zklock cancelled itself), {@code zklock.hold-after-cancel}, counted from the cancel: the
+	 * lock is released now ({@code released} is {@code true}).</li>
+	 * </ul>
+	 * Called on zklock's release thread ({@code zklock-release-N}).
+	 * @param lock the lock
+	 * @param fencingToken the lock node's fencing token
+	 * @param heldFor how long the lock has been held, from its grant
+	 * @param bound the bound that passed
+	 * @param released whether the lock is released now because of it
+	 */
+	default void onHoldExceeded(LockTarget lock, long fencingToken, Duration heldFor, Duration bound,
+			boolean released) {
+	}
+
 }

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * </pre>
  *
  * A new request waits without limit, is call-owned ({@link HoldOwner#CALL}), interruptible,
- * and is named after the first segment of its lock path. Immutable and thread-safe: each
+ * has no bound on its hold, and is named after the first segment of its lock path. Immutable and thread-safe: each
  * {@code with…} method returns a new request.
  */
 public final class LockRequest {
@@ -32,14 +32,17 @@ public final class LockRequest {
 
 	private final boolean interruptible;
 
+	private final @Nullable Duration maxHold;
+
 	private LockRequest(String path, LockMode mode, @Nullable Duration maxWait, @Nullable String lockName,
-			HoldOwner owner, boolean interruptible) {
+			HoldOwner owner, boolean interruptible, @Nullable Duration maxHold) {
 		this.path = path;
 		this.mode = mode;
 		this.maxWait = maxWait;
 		this.lockName = lockName;
 		this.owner = owner;
 		this.interruptible = interruptible;
+		this.maxHold = maxHold;
 	}
 
 	/**
@@ -58,7 +61,7 @@ public final class LockRequest {
 			throw new IllegalArgumentException(
 					"Lock mode must not be null for lock path '" + path + "'; use EXCLUSIVE, READ or WRITE");
 		}
-		return new LockRequest(path, mode, null, null, HoldOwner.CALL, true);
+		return new LockRequest(path, mode, null, null, HoldOwner.CALL, true, null);
 	}
 
 	/**
@@ -74,7 +77,7 @@ public final class LockRequest {
 					+ " for lock path '" + this.path + "' is invalid: use a duration of zero or more "
 					+ "(Duration.ZERO tries once), or waitWithoutLimit()");
 		}
-		return new LockRequest(this.path, this.mode, wait, this.lockName, this.owner, this.interruptible);
+		return new LockRequest(this.path, this.mode, wait, this.lockName, this.owner, this.interruptible, this.maxHold);
 	}
 
 	/**
@@ -82,7 +85,7 @@ public final class LockRequest {
 	 * @return the new request
 	 */
 	public LockRequest waitWithoutLimit() {
-		return new LockRequest(this.path, this.mode, null, this.lockName, this.owner, this.interruptible);
+		return new LockRequest(this.path, this.mode, null, this.lockName, this.owner, this.interruptible, this.maxHold);
 	}
 
 	/**
@@ -95,7 +98,7 @@ public final class LockRequest {
 	 */
 	public LockRequest named(@Nullable String lockName) {
 		String name = (lockName != null && !lockName.isBlank()) ? lockName : null;
-		return new LockRequest(this.path, this.mode, this.maxWait, name, this.owner, this.interruptible);
+		return new LockRequest(this.path, this.mode, this.maxWait, name, this.owner, this.interruptible, this.maxHold);
 	}
 
 	/**
@@ -110,7 +113,7 @@ public final class LockRequest {
 			throw new IllegalArgumentException("Hold owner must not be null for lock path '" + this.path
 					+ "'; use HoldOwner.THREAD or HoldOwner.CALL");
 		}
-		return new LockRequest(this.path, this.mode, this.maxWait, this.lockName, owner, this.interruptible);
+		return new LockRequest(this.path, this.mode, this.maxWait, this.lockName, owner, this.interruptible, this.maxHold);
 	}
 
 	/**
@@ -120,7 +123,32 @@ public final class LockRequest {
 	 * @return the new request
 	 */
 	public LockRequest uninterruptibly() {
-		return new LockRequest(this.path, this.mode, this.maxWait, this.lockName, this.owner, false);
+		return new LockRequest(this.path, this.mode, this.maxWait, this.lockName, this.owner, false, this.maxHold);
+	}
+
+	/**
+	 * This request with a bound on how long the hold should last, counted from its grant: a
+	 * hold that outlives it is reported, not ended. zklock never releases a lock because of this
+	 * bound, since its holder may still be using what the lock guards (a lock that frees itself
+	 * under running work is what ZooKeeper's ephemeral nodes exist to avoid); when the bound
+	 * passes, the {@link LockListener}s hear
+	 * {@link LockListener#onHoldExceeded(LockTarget, long, Duration, Duration, boolean)}, and a
+	 * WARN names the lock and the thread that acquired it, with its stack. The hold then ends as
+	 * it would have: at its release, or with the session. Like ShedLock's
+	 * {@code lockAtMostFor}, as a bound to watch rather than a lease; {@code @DistributedLock}'s
+	 * {@code holdAtMost} can also interrupt or cancel the call.
+	 * @param maxHold the longest expected hold, positive
+	 * @return the new request
+	 * @throws IllegalArgumentException if {@code maxHold} is {@code null}, zero or negative
+	 */
+	public LockRequest holdAtMost(Duration maxHold) {
+		if (maxHold == null || maxHold.isNegative() || maxHold.isZero()) {
+			throw new IllegalArgumentException("Hold bound " + ((maxHold != null) ? Durations.format(maxHold) : "null")
+					+ " for lock path '" + this.path + "' is invalid: use a positive duration such as "
+					+ "Duration.ofMinutes(5), or leave the hold unbounded");
+		}
+		return new LockRequest(this.path, this.mode, this.maxWait, this.lockName, this.owner, this.interruptible,
+				maxHold);
 	}
 
 	/**
@@ -171,11 +199,20 @@ public final class LockRequest {
 		return this.interruptible;
 	}
 
+	/**
+	 * The bound on the hold set with {@link #holdAtMost(Duration)}.
+	 * @return the bound, or empty for none
+	 */
+	public Optional<Duration> maxHold() {
+		return Optional.ofNullable(this.maxHold);
+	}
+
 	@Override
 	public String toString() {
 		return "LockRequest[" + this.mode + " '" + this.path + "', "
 				+ ((this.maxWait != null) ? "wait " + Durations.format(this.maxWait) : "no wait limit") + ", "
-				+ this.owner + "-owned" + (this.interruptible ? "" : ", uninterruptible") + "]";
+				+ this.owner + "-owned" + (this.interruptible ? "" : ", uninterruptible")
+				+ ((this.maxHold != null) ? ", hold at most " + Durations.format(this.maxHold) : "") + "]";
 	}
 
 }

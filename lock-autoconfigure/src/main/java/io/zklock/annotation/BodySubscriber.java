@@ -1,0 +1,215 @@
+package io.zklock.annotation;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+import reactor.core.publisher.Operators;
+import reactor.core.scheduler.Schedulers;
+import reactor.util.context.Context;
+
+/**
+ * One subscription of a {@code Mono} or {@code Flux} method under its locks, between the
+ * method's publisher (upstream) and the caller's subscriber (downstream). The locks go when the
+ * method's publisher ends by itself (complete or error), on the bounded-elastic scheduler (a
+ * release waits for ZooKeeper), before the caller sees the end. What a caller's cancel does
+ * depends on what can tell zklock that the work has stopped, since Reactor has no signal for it
+ * (a cancelled publisher owes its subscriber nothing more, Reactive Streams rule 3.12, and a
+ * cancel reaches neither a future under {@code Mono.fromFuture} nor a callable that is already
+ * running on a worker):
+ * <ul>
+ * <li>a {@code Mono} is one piece of work: the caller's cancel detaches the caller, and the
+ * method's publisher runs on, uncancelled, to its own end, which releases the locks; the value it
+ * then produces is discarded (Reactor's discard hook sees it), and an error goes to Reactor's
+ * dropped-error hook;</li>
+ * <li>a Kotlin {@code suspend} function's coroutine is cancelled through its {@code Job}
+ * ({@link WorkStopper}), which leaves its publisher subscribed: the locks go when the coroutine
+ * has completed, after its {@code finally} blocks and children;</li>
+ * <li>a {@code Flux} may never end by itself ({@code Flux.interval}, a consumer), so the caller's
+ * cancel ({@code take}, {@code next}, a closed connection) cancels it; its end cannot be seen
+ * after that, so its locks are kept {@code zklock.hold-after-cancel} more
+ * ({@link AcquiredLocks#workCancelled(String)}).</li>
+ * </ul>
+ * When zklock cancels the call itself ({@link OnHoldExceeded#CANCEL}), the caller (if still
+ * subscribed) gets {@link HoldExceededException}, a coroutine is cancelled through its
+ * {@code Job} and its locks go when it has ended, and any other publisher is cancelled and keeps
+ * its locks {@code zklock.hold-after-cancel} more. Signals to the caller are serialized.
+ */
+final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
+
+	private static final int RUNNING = 0;
+
+	/** The caller cancelled a Mono: the work runs on to its end, for nobody. */
+	private static final int DETACHED = 1;
+
+	/** The work was cancelled; its locks go after zklock.hold-after-cancel. */
+	private static final int CANCELLED = 2;
+
+	/** The work ended by itself; its locks go now. */
+	private static final int ENDED = 3;
+
+	private final CoreSubscriber<? super Object> actual;
+
+	private final AcquiredLocks held;
+
+	private final boolean single;
+
+	private final AtomicInteger state = new AtomicInteger(RUNNING);
+
+	private final WorkStopper stopper;
+
+	private volatile @Nullable Subscription upstream;
+
+	/**
+	 * Creates the subscriber.
+	 * @param actual the caller's subscriber
+	 * @param held the call's locks, released when the work ends
+	 * @param single whether the method returns a {@code Mono} (or is a {@code suspend} function)
+	 * @param stopper stops a detached {@code Mono}'s work without unsubscribing, where it can
+	 * (a {@code suspend} function's coroutine)
+	 */
+	BodySubscriber(CoreSubscriber<? super Object> actual, AcquiredLocks held, boolean single, WorkStopper stopper) {
+		this.actual = Operators.serialize(actual);
+		this.held = held;
+		this.single = single;
+		this.stopper = stopper;
+	}
+
+	@Override
+	public Context currentContext() {
+		return this.actual.currentContext();
+	}
+
+	@Override
+	public void onSubscribe(Subscription subscription) {
+		if (Operators.validate(this.upstream, subscription)) {
+			this.upstream = subscription;
+			this.held.watch().cancelWith(this::cancelByZklock);
+			this.actual.onSubscribe(this);
+		}
+	}
+
+	@Override
+	public void onNext(Object value) {
+		if (this.state.get() == RUNNING) {
+			this.actual.onNext(value);
+		}
+		else {
+			Operators.onDiscard(value, currentContext());
+		}
+	}
+
+	@Override
+	public void onError(Throwable error) {
+		int was = end();
+		if (was == RUNNING) {
+			releaseThen(() -> this.actual.onError(error));
+		}
+		else if (was == DETACHED) {
+			// the end of work that runs on for nobody; a stopped coroutine ends with a cancellation
+			releaseThen(() -> {
+				if (!(error instanceof CancellationException)) {
+					Operators.onErrorDropped(error, currentContext());
+				}
+			});
+		}
+	}
+
+	@Override
+	public void onComplete() {
+		int was = end();
+		if (was == RUNNING) {
+			releaseThen(this.actual::onComplete);
+		}
+		else if (was == DETACHED) {
+			releaseThen(() -> {
+			});
+		}
+	}
+
+	@Override
+	public void request(long n) {
+		Subscription subscription = this.upstream;
+		if (subscription != null && this.state.get() == RUNNING) {
+			subscription.request(n);
+		}
+	}
+
+	@Override
+	public void cancel() {
+		Subscription subscription = this.upstream;
+		if (subscription == null) {
+			return;
+		}
+		if (this.single) {
+			if (this.state.compareAndSet(RUNNING, DETACHED)) {
+				// the work runs on to its end (a coroutine is cancelled first), which tells that it has ended
+				subscription.request(Long.MAX_VALUE);
+				this.stopper.stop();
+			}
+		}
+		else if (this.state.compareAndSet(RUNNING, CANCELLED)) {
+			this.held.workCancelled("its subscriber cancelled it");
+			subscription.cancel();
+		}
+	}
+
+	/**
+	 * zklock cancels the call: a coroutine through its {@code Job}, whose end is still seen;
+	 * any other publisher through its subscription, whose end is not seen after this.
+	 */
+	private boolean cancelByZklock(HoldExceededException error) {
+		if (this.single && this.stopper.canStop()) {
+			if (this.state.compareAndSet(RUNNING, DETACHED)) {
+				this.actual.onError(error);
+			}
+			this.stopper.stop();
+			return true;
+		}
+		int was;
+		do {
+			was = this.state.get();
+			if (was == CANCELLED || was == ENDED) {
+				return false;
+			}
+		}
+		while (!this.state.compareAndSet(was, CANCELLED));
+		this.held.workCancelled("zklock cancelled it, since it passed its holdAtMost");
+		Subscription subscription = this.upstream;
+		if (subscription != null) {
+			subscription.cancel();
+		}
+		if (was == RUNNING) {
+			this.actual.onError(error);
+		}
+		return false;
+	}
+
+	/** Marks the work ended by itself; returns the state it was in. */
+	private int end() {
+		while (true) {
+			int was = this.state.get();
+			if (was == CANCELLED || was == ENDED || this.state.compareAndSet(was, ENDED)) {
+				return was;
+			}
+		}
+	}
+
+	/** Releases on the bounded-elastic scheduler (a release waits for ZooKeeper), then signals. */
+	private void releaseThen(Runnable signal) {
+		Runnable task = () -> {
+			this.held.workDone();
+			signal.run();
+		};
+		try {
+			Schedulers.boundedElastic().schedule(task);
+		}
+		catch (RejectedExecutionException ex) {
+			task.run();
+		}
+	}
+
+}

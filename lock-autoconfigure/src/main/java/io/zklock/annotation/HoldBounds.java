@@ -1,0 +1,41 @@
+package io.zklock.annotation;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import io.zklock.lock.LockListener;
+
+/**
+ * What the holds of annotated calls share for their bounds: the thread that times them, the
+ * listeners told when a bound passes, and the settings ({@code zklock.hold-after-cancel},
+ * {@code zklock.default-hold-at-most}, {@code zklock.on-hold-exceeded}). Thread-safe.
+ *
+ * @param scheduler times the bounds and runs the releases
+ * @param events told when a bound passes ({@link LockListener#onHoldExceeded}); called on the
+ * scheduler's thread, must not throw
+ * @param holdAfterCancel how long a call whose work was cancelled where its end cannot be seen
+ * keeps its locks after the cancel
+ * @param defaultHoldAtMost the hold bound of annotations that set none, or {@code null}
+ * @param defaultPolicy the policy of annotations that say {@link OnHoldExceeded#DEFAULT}
+ */
+record HoldBounds(LockReleaseScheduler scheduler, LockListener events, Duration holdAfterCancel,
+		@Nullable Duration defaultHoldAtMost, OnHoldExceeded defaultPolicy) {
+
+	/** Bounds from the interceptor's settings. */
+	static HoldBounds of(LockReleaseScheduler scheduler, LockListener events, AnnotationSettings settings) {
+		return new HoldBounds(scheduler, events, settings.holdAfterCancel(), settings.defaultHoldAtMost(),
+				settings.onHoldExceeded());
+	}
+
+	/** The bound of a call whose annotations set {@code holdAtMost} (or {@code null}). */
+	@Nullable Duration holdAtMost(@Nullable Duration annotated) {
+		return (annotated != null) ? annotated : this.defaultHoldAtMost;
+	}
+
+	/** The policy of a call whose annotations set {@code policy}. */
+	OnHoldExceeded policy(OnHoldExceeded annotated) {
+		return (annotated != OnHoldExceeded.DEFAULT) ? annotated : this.defaultPolicy;
+	}
+
+}

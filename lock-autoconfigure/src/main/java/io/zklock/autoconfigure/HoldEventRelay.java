@@ -1,0 +1,42 @@
+package io.zklock.autoconfigure;
+
+import java.time.Duration;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.zklock.lock.LockListener;
+import io.zklock.lock.LockTarget;
+
+import org.springframework.beans.factory.ObjectProvider;
+
+/**
+ * Tells the application's {@link LockListener} beans (the meters' among them) when an
+ * annotated call's hold passes a bound ({@link LockListener#onHoldExceeded}): the advisor is
+ * created before those beans exist, so they are looked up at each event, in order. An exception
+ * one of them throws is logged and does not keep the others from hearing the event.
+ */
+final class HoldEventRelay implements LockListener {
+
+	private static final Log logger = LogFactory.getLog(HoldEventRelay.class);
+
+	private final ObjectProvider<LockListener> listeners;
+
+	HoldEventRelay(ObjectProvider<LockListener> listeners) {
+		this.listeners = listeners;
+	}
+
+	@Override
+	public void onHoldExceeded(LockTarget lock, long fencingToken, Duration heldFor, Duration bound,
+			boolean released) {
+		this.listeners.orderedStream().forEach((listener) -> {
+			try {
+				listener.onHoldExceeded(lock, fencingToken, heldFor, bound, released);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Lock listener " + listener + " failed in onHoldExceeded for '" + lock.lockPath() + "'", ex);
+			}
+		});
+	}
+
+}
