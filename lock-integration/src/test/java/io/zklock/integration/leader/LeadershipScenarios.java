@@ -40,18 +40,21 @@ abstract class LeadershipScenarios {
 	 * @param coexistence how long two or more instances believed they led, within the run (after
 	 * SIGCONT for a pause)
 	 * @param leadersAtEnd who believed it led when the run ended
-	 * @param refusedWrites writes the fenced resource refused (stale tokens)
+	 * @param staleAccepted the stale leader's writes that the resource accepted after another
+	 * leader had written (overwriting the new leader's data)
+	 * @param staleRefused the stale leader's writes that the resource refused after another
+	 * leader had written (an older fencing token)
 	 */
 	record Figures(String scenario, Optional<Duration> revokedAfter, Optional<Duration> newLeaderAfter,
-			Duration coexistence, List<String> leadersAtEnd, int refusedWrites, String timeline) {
+			Duration coexistence, List<String> leadersAtEnd, int staleAccepted, int staleRefused, String timeline) {
 
 		@Override
 		public String toString() {
 			return String.format("[figures] %s: revoked after %s, new leader after %s, two leaders for %d ms, leaders at end %s, "
-					+ "refused stale writes %d%n%s", this.scenario,
+					+ "stale writes after the new leader's: %d accepted, %d refused%n%s", this.scenario,
 					this.revokedAfter.map((d) -> d.toMillis() + " ms").orElse("NEVER"),
 					this.newLeaderAfter.map((d) -> d.toMillis() + " ms").orElse("NEVER"), this.coexistence.toMillis(),
-					this.leadersAtEnd, this.refusedWrites, this.timeline);
+					this.leadersAtEnd, this.staleAccepted, this.staleRefused, this.timeline);
 		}
 
 	}
@@ -172,8 +175,9 @@ abstract class LeadershipScenarios {
 			.map((event) -> Duration.ofNanos(event.at() - from));
 		Optional<Duration> granted = this.log.grantToOtherSince(stale, fault)
 			.map((event) -> Duration.ofNanos(event.at() - fault));
+		int[] staleWrites = this.resource.staleWritesAfterOthers(stale, fault);
 		Figures figures = new Figures(scenario + " (" + kind() + ")", revoked, granted, this.log.coexistence(from, now),
-				this.log.leaders(), this.resource.refused(), this.log.describe(fault));
+				this.log.leaders(), staleWrites[0], staleWrites[1], this.log.describe(fault));
 		System.out.println(figures);
 		return figures;
 	}
