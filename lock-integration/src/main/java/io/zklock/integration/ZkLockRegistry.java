@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.integration.support.locks.ExpirableLockRegistry;
+import org.springframework.util.ClassUtils;
 
 /**
  * Spring Integration's {@code LockRegistry} on zklock: {@link #obtain(Object)} gives a fair,
@@ -60,6 +61,14 @@ public class ZkLockRegistry implements ExpirableLockRegistry<Lock> {
 	/** The default lock-path prefix. */
 	public static final String DEFAULT_PREFIX = "spring-integration";
 
+	/**
+	 * Whether Spring Integration 7's {@code DistributedLock} is on the class path: then
+	 * {@link #obtain(Object)} hands out {@link FencedDistributedLock}s, whose class is loaded only
+	 * then (Spring Integration 6.5 has no such interface).
+	 */
+	private static final boolean DISTRIBUTED_LOCK_PRESENT = ClassUtils.isPresent(
+			"org.springframework.integration.support.locks.DistributedLock", ZkLockRegistry.class.getClassLoader());
+
 	private final ILockByCurator locks;
 
 	private final String prefix;
@@ -100,13 +109,15 @@ public class ZkLockRegistry implements ExpirableLockRegistry<Lock> {
 	 * The lock on {@code lockKey}: a view of the lock path {@code <prefix>/<encoded key>}. Cheap:
 	 * views of one key share their holds, so obtain as many as you like.
 	 * @param lockKey the key, a {@link String} such as a correlation id
-	 * @return the lock
+	 * @return the lock; with Spring Integration 7 on the class path, a {@link FencedDistributedLock}
+	 * (Spring Integration's {@code DistributedLock}, whose {@code ttl} bounds the hold)
 	 * @throws IllegalArgumentException if the key is {@code null}, not a {@code String}, or empty
 	 */
 	@Override
 	public FencedLock obtain(Object lockKey) {
 		String key = checkKey(lockKey);
-		return new ZkRegistryLock(this, key, lockPath(key));
+		return DISTRIBUTED_LOCK_PRESENT ? ZkDistributedRegistryLock.of(this, key, lockPath(key))
+				: new ZkRegistryLock(this, key, lockPath(key));
 	}
 
 	/**
@@ -151,11 +162,18 @@ public class ZkLockRegistry implements ExpirableLockRegistry<Lock> {
 		return this.threadHolds;
 	}
 
-	/** A thread-owned, exclusive request to zklock's engine. */
-	Optional<LockHandle> request(String lockPath, @Nullable Duration wait, boolean interruptible) {
+	/**
+	 * A thread-owned, exclusive request to zklock's engine, its hold bounded by {@code maxHold}
+	 * if given.
+	 */
+	Optional<LockHandle> request(String lockPath, @Nullable Duration wait, boolean interruptible,
+			@Nullable Duration maxHold) {
 		LockRequest request = LockRequest.of(lockPath, LockMode.EXCLUSIVE).ownedBy(HoldOwner.THREAD).named(this.lockName);
 		if (wait != null) {
 			request = request.waitAtMost(wait);
+		}
+		if (maxHold != null) {
+			request = request.holdAtMost(maxHold);
 		}
 		if (!interruptible) {
 			request = request.uninterruptibly();

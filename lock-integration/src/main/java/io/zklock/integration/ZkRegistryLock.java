@@ -44,6 +44,11 @@ class ZkRegistryLock implements FencedLock {
 		return this.lockPath;
 	}
 
+	/** The key as the caller gave it. */
+	String key() {
+		return this.key;
+	}
+
 	/** Waits without limit, through interrupts (the flag is set again when it returns). */
 	@Override
 	public void lock() {
@@ -52,14 +57,14 @@ class ZkRegistryLock implements FencedLock {
 
 	@Override
 	public void lockInterruptibly() throws InterruptedException {
-		acquire(null, true, false);
+		acquire(null, true, false, null);
 	}
 
 	/** One try, without waiting: {@code false} if another holder has the lock. */
 	@Override
 	public boolean tryLock() {
 		try {
-			return acquire(Duration.ZERO, false, true);
+			return acquire(Duration.ZERO, false, true, null);
 		}
 		catch (InterruptedException ex) {
 			throw new IllegalStateException("Unreachable: an uninterruptible acquire was interrupted", ex);
@@ -68,13 +73,21 @@ class ZkRegistryLock implements FencedLock {
 
 	@Override
 	public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-		return acquire(Duration.ofNanos(Math.max(0, unit.toNanos(time))), true, true);
+		return acquire(Duration.ofNanos(Math.max(0, unit.toNanos(time))), true, true, null);
 	}
 
 	/** Waits without limit through interrupts. */
 	final void acquireUninterruptibly() {
+		acquireUninterruptibly(null);
+	}
+
+	/**
+	 * Waits without limit through interrupts.
+	 * @param maxHold the bound on the new hold (see {@link #acquire}), {@code null} for none
+	 */
+	final void acquireUninterruptibly(@Nullable Duration maxHold) {
 		try {
-			acquire(null, false, false);
+			acquire(null, false, false, maxHold);
 		}
 		catch (InterruptedException ex) {
 			throw new IllegalStateException("Unreachable: an uninterruptible acquire was interrupted", ex);
@@ -87,9 +100,12 @@ class ZkRegistryLock implements FencedLock {
 	 * @param interruptible whether an interrupt ends the wait
 	 * @param reportLoss whether a hold found in doubt or lost answers {@code false} ({@code tryLock})
 	 * instead of queueing again ({@code lock})
+	 * @param maxHold the bound on this hold ({@link io.zklock.lock.LockRequest#holdAtMost(Duration)}:
+	 * reported when it passes, never released for it), {@code null} for none; a reentrant entry
+	 * is bounded from its own grant
 	 */
-	final boolean acquire(@Nullable Duration wait, boolean interruptible, boolean reportLoss)
-			throws InterruptedException {
+	final boolean acquire(@Nullable Duration wait, boolean interruptible, boolean reportLoss,
+			@Nullable Duration maxHold) throws InterruptedException {
 		if (interruptible && Thread.interrupted()) {
 			throw new InterruptedException("Interrupted before locking '" + this.key + "' (lock path '"
 					+ this.lockPath + "')");
@@ -100,7 +116,7 @@ class ZkRegistryLock implements FencedLock {
 			LockHandle top = holds.handles.peek();
 			if (top != null) {
 				if (top.isHeld()) {
-					Optional<LockHandle> joined = join();
+					Optional<LockHandle> joined = join(maxHold);
 					if (joined.isPresent()) {
 						holds.handles.push(joined.get());
 						return true;
@@ -111,7 +127,7 @@ class ZkRegistryLock implements FencedLock {
 					return false;
 				}
 			}
-			Optional<LockHandle> handle = this.registry.request(this.lockPath, wait, interruptible);
+			Optional<LockHandle> handle = this.registry.request(this.lockPath, wait, interruptible, maxHold);
 			handle.ifPresent(holds.handles::push);
 			return handle.isPresent();
 		}
@@ -131,9 +147,9 @@ class ZkRegistryLock implements FencedLock {
 	 * Joins the current thread's held hold, locally; empty if the hold turned in doubt or lost
 	 * meanwhile (the engine refuses to re-enter it).
 	 */
-	private Optional<LockHandle> join() {
+	private Optional<LockHandle> join(@Nullable Duration maxHold) {
 		try {
-			return this.registry.request(this.lockPath, Duration.ZERO, false);
+			return this.registry.request(this.lockPath, Duration.ZERO, false, maxHold);
 		}
 		catch (LockAcquisitionException ex) {
 			return Optional.empty();
