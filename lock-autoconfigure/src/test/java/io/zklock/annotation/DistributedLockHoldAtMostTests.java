@@ -18,8 +18,10 @@ import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockTarget;
 import io.zklock.metrics.LockMetricsListener;
 
@@ -78,6 +80,33 @@ class DistributedLockHoldAtMostTests extends ZkAnnotationTest {
 				.contains("HolderStack: Holder thread '")
 				.contains("was running Jobs.overrun() at")
 				.contains("io.zklock.annotation.DistributedLockHoldAtMostTests$Jobs.overrun(DistributedLockHoldAtMostTests.java");
+		});
+	}
+
+	@Test
+	void shouldReportAHandleOfTheLockApiPastItsBoundToTheListenersAndTheMeter(CapturedOutput output) {
+		this.contextRunner.run((context) -> {
+			ILockByCurator locks = context.getBean(ILockByCurator.class);
+			LockHandle handle = locks
+				.acquire(LockRequest.of("bounded/api", LockMode.EXCLUSIVE).holdAtMost(Duration.ofMillis(200)));
+			Breaches breaches = context.getBean(Breaches.class);
+			await().atMost(Duration.ofSeconds(10)).until(() -> !breaches.events.isEmpty());
+			assertThat(breaches.events).singleElement().satisfies((event) -> {
+				assertThat(event.lock()).isEqualTo(new LockTarget("bounded/api", "bounded", LockMode.EXCLUSIVE));
+				assertThat(event.bound()).isEqualTo(Duration.ofMillis(200));
+				assertThat(event.released()).isFalse();
+			});
+			assertThat(otherCanLock(context, "bounded/api")).as("kept past its bound").isFalse();
+			assertThat(context.getBean(MeterRegistry.class)
+				.get(LockMetricsListener.HOLD_EXCEEDED)
+				.tags("lock", "bounded", "mode", "exclusive", "outcome", "held")
+				.counter()
+				.count()).isEqualTo(1);
+			assertThat(output).contains("The EXCLUSIVE lock on 'bounded/api' (fencing token " + handle.fencingToken()
+					+ ") has been held for ")
+				.contains("past its holdAtMost of 200ms. zklock keeps it until its handle is released");
+			handle.release();
+			assertThat(otherCanLock(context, "bounded/api")).isTrue();
 		});
 	}
 

@@ -112,7 +112,7 @@ public interface LockListener {
 	}
 
 	/**
-	 * A hold passed a bound on its length, once per hold and bound. Two bounds exist:
+	 * A hold passed a bound on its length, once per handle (or call) and bound. Two bounds exist:
 	 * <ul>
 	 * <li>the hold's own {@link LockRequest#holdAtMost(Duration) holdAtMost} (also
 	 * {@code @DistributedLock(holdAtMost)}), counted from the grant: the lock stays held
@@ -122,7 +122,8 @@ public interface LockListener {
 	 * zklock cancelled itself), {@code zklock.hold-after-cancel}, counted from the cancel: the
 	 * lock is released now ({@code released} is {@code true}).</li>
 	 * </ul>
-	 * Called on zklock's release thread ({@code zklock-release-N}).
+	 * Called, for a handle's own bound, on the engine's {@code zklock-hold-bound} thread; for a
+	 * {@code @DistributedLock} call, on zklock's release thread ({@code zklock-release-N}).
 	 * @param lock the lock
 	 * @param fencingToken the lock node's fencing token
 	 * @param heldFor how long the lock has been held, from its grant

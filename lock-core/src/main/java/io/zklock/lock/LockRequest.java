@@ -127,16 +127,21 @@ public final class LockRequest {
 	}
 
 	/**
-	 * This request with a bound on how long the hold should last, counted from its grant: a
-	 * hold that outlives it is reported, not ended. zklock never releases a lock because of this
-	 * bound, since its holder may still be using what the lock guards (a lock that frees itself
-	 * under running work is what ZooKeeper's ephemeral nodes exist to avoid); when the bound
-	 * passes, the {@link LockListener}s hear
-	 * {@link LockListener#onHoldExceeded(LockTarget, long, Duration, Duration, boolean)}, and a
-	 * WARN names the lock and the thread that acquired it, with its stack. The hold then ends as
-	 * it would have: at its release, or with the session. Like ShedLock's
-	 * {@code lockAtMostFor}, as a bound to watch rather than a lease; {@code @DistributedLock}'s
-	 * {@code holdAtMost} can also interrupt or cancel the call.
+	 * This request with a bound on how long the hold should last, counted from the grant of the
+	 * handle it returns (for a reentrant acquire, from that acquire): a hold that outlives it is
+	 * reported, not ended. zklock never releases a lock because of this bound, since its holder
+	 * may still be using what the lock guards (a lock that frees itself under running work is
+	 * what ZooKeeper's ephemeral nodes exist to avoid). When the bound passes and the handle is
+	 * not released yet, the {@link LockListener}s hear
+	 * {@link LockListener#onHoldExceeded(LockTarget, long, Duration, Duration, boolean)} (with
+	 * {@code released} {@code false}), and a WARN on the logger
+	 * {@code io.zklock.lock.internal.HoldBreach} names the lock and the holder thread, with that
+	 * thread's stack where the hold is thread-owned ({@link HoldOwner#THREAD}, not detached);
+	 * for a call-owned hold it names the thread that acquired it. Once per handle, on the
+	 * engine's {@code zklock-hold-bound} thread. The hold then ends as it would have: at its
+	 * release, or with the session. Like ShedLock's {@code lockAtMostFor}, as a bound to watch
+	 * rather than a lease; {@code @DistributedLock}'s {@code holdAtMost} can also interrupt or
+	 * cancel the call.
 	 * @param maxHold the longest expected hold, positive
 	 * @return the new request
 	 * @throws IllegalArgumentException if {@code maxHold} is {@code null}, zero or negative

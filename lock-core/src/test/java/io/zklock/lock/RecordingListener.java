@@ -11,7 +11,7 @@ public final class RecordingListener implements LockListener {
 
 	public enum Type {
 
-		ACQUIRING, ACQUIRED, TIMEOUT, FAILED, RELEASING, RELEASED, IN_DOUBT, CONFIRMED, LOST
+		ACQUIRING, ACQUIRED, TIMEOUT, FAILED, RELEASING, RELEASED, IN_DOUBT, CONFIRMED, LOST, HOLD_EXCEEDED
 
 	}
 
@@ -73,6 +73,13 @@ public final class RecordingListener implements LockListener {
 	@Override
 	public void onLost(LockTarget lock, long fencingToken, Duration heldFor) {
 		this.events.add(new Event(Type.LOST, lock, fencingToken, heldFor, null, null));
+	}
+
+	/** Records the bound that passed as the event's duration. */
+	@Override
+	public void onHoldExceeded(LockTarget lock, long fencingToken, Duration heldFor, Duration bound,
+			boolean released) {
+		this.events.add(new Event(Type.HOLD_EXCEEDED, lock, fencingToken, bound, null, null));
 	}
 
 }

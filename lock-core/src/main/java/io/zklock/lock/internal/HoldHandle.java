@@ -25,6 +25,10 @@ final class HoldHandle implements LockHandle {
 	/** Written under this handle's monitor. */
 	private volatile boolean detached;
 
+	/** Runs at the release (stops the check of its hold bound). Guarded by this handle's monitor. */
+	private Runnable onRelease = () -> {
+	};
+
 	HoldHandle(LockRelease release, LockHold hold) {
 		this.release = release;
 		this.hold = hold;
@@ -101,14 +105,28 @@ final class HoldHandle implements LockHandle {
 	@Override
 	public ReleaseResult release() {
 		boolean wasDetached;
+		Runnable stop;
 		synchronized (this) {
 			if (this.released) {
 				return ReleaseResult.ALREADY_RELEASED;
 			}
 			this.released = true;
 			wasDetached = this.detached;
+			stop = this.onRelease;
 		}
+		stop.run();
 		return this.release.release(this.hold, wasDetached);
+	}
+
+	/** Runs {@code action} when this handle is released, at once if it is already; must not throw. */
+	void onRelease(Runnable action) {
+		synchronized (this) {
+			if (!this.released) {
+				this.onRelease = action;
+				return;
+			}
+		}
+		action.run();
 	}
 
 	@Override

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * the session guard follows the connection state (doubt, loss, confirmation), the namespace
  * gate has the client's namespace made off the callers' threads before acquires send anything,
  * the lock-node queue speaks the ZooKeeper protocol, the lock release counts holds down and
- * deletes their nodes, and the permit leases take semaphore permits.
+ * deletes their nodes, the permit leases take semaphore permits, and the hold-bound timer reports holds
+ * that outlive their {@code holdAtMost}.
  *
  * <p>
  * Internal: not part of zklock's API, no compatibility promise; public only for
@@ -47,6 +48,8 @@ public final class LockCore implements AutoCloseable {
 	private final LockRelease release;
 
 	private final PermitLeases permits;
+
+	private final HoldBoundTimer bounds = new HoldBoundTimer(this.listeners);
 
 	/** Why no lock is granted any more, once {@link #stopGranting(String)} was called. */
 	private volatile @Nullable String refusal;
@@ -83,12 +86,14 @@ public final class LockCore implements AutoCloseable {
 	}
 
 	/**
-	 * Stops following the client's connection state. Held locks stay as they are.
+	 * Stops following the client's connection state and timing hold bounds. Held locks stay as
+	 * they are.
 	 */
 	@Override
 	public void close() {
 		this.namespace.close();
 		this.guard.close();
+		this.bounds.close();
 	}
 
 	/**
@@ -135,9 +140,9 @@ public final class LockCore implements AutoCloseable {
 				request.mode());
 		LockHold own = this.holds.threadHold(lockPath);
 		if (own != null) {
-			LockHandle reentered = Reentry.enter(this.release, own, request);
+			HoldHandle reentered = Reentry.enter(this.release, own, request);
 			if (reentered != null) {
-				return Optional.of(reentered);
+				return Optional.of(this.bounds.watch(reentered, own, request));
 			}
 		}
 		long start = System.nanoTime();
@@ -171,7 +176,7 @@ public final class LockCore implements AutoCloseable {
 			return Optional.empty();
 		}
 		this.listeners.acquired(target, hold.fencingToken(), since(start));
-		return Optional.of(new HoldHandle(this.release, hold));
+		return Optional.of(this.bounds.watch(new HoldHandle(this.release, hold), hold, request));
 	}
 
 	/**

@@ -64,6 +64,11 @@ final class LockListeners {
 		publish(lock, "onLost", (listener) -> listener.onLost(lock, fencingToken, heldFor));
 	}
 
+	void holdExceeded(LockTarget lock, long fencingToken, Duration heldFor, Duration bound, boolean released) {
+		publish(lock, "onHoldExceeded",
+				(listener) -> listener.onHoldExceeded(lock, fencingToken, heldFor, bound, released));
+	}
+
 	private void publish(LockTarget lock, String event, Consumer<LockListener> call) {
 		for (LockListener listener : this.listeners) {
 			try {

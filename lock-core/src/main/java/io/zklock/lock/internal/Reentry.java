@@ -2,7 +2,6 @@ package io.zklock.lock.internal;
 
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockAcquisitionException;
-import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockState;
 import org.jspecify.annotations.Nullable;
@@ -26,7 +25,7 @@ final class Reentry {
 	 * the thread's own lock forever
 	 * @throws LockAcquisitionException if the held lock is in doubt or lost
 	 */
-	static @Nullable LockHandle enter(LockRelease release, LockHold own, LockRequest request) {
+	static @Nullable HoldHandle enter(LockRelease release, LockHold own, LockRequest request) {
 		String thread = Thread.currentThread().getName();
 		String lockPath = own.lockPath();
 		LockState state = own.state();

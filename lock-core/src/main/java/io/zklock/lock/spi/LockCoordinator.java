@@ -68,8 +68,8 @@ public final class LockCoordinator implements LockEngine {
 	}
 
 	/**
-	 * Stops following the client's connection state. Held locks stay as they are; release
-	 * them before closing the client.
+	 * Stops following the client's connection state and timing hold bounds. Held locks stay as
+	 * they are; release them before closing the client.
 	 */
 	@Override
 	public void close() {
