@@ -112,7 +112,12 @@ class ZkDistributedLockTests {
 				.tags("lock", "spring-integration", "mode", "exclusive", "outcome", "held")
 				.counter()
 				.count()).isEqualTo(1);
-			assertThat(output).contains("spring-integration/nightly-report").contains("fencing token " + token);
+			assertThat(output)
+				.contains("The EXCLUSIVE lock on 'spring-integration/nightly-report' (fencing token " + token
+						+ ") has been held for ")
+				.contains("past its holdAtMost of 300ms. zklock keeps it until its handle is released")
+				.contains("Holder thread '" + Thread.currentThread().getName() + "'")
+				.contains("at app//" + ZkDistributedLockTests.class.getName() + ".lambda$");
 			lock.unlock();
 			FencedLock next = otherInstance.obtain("nightly-report");
 			assertThat(next.tryLock(10, TimeUnit.SECONDS)).as("the other instance after the unlock").isTrue();
@@ -135,6 +140,23 @@ class ZkDistributedLockTests {
 			lock.unlock();
 			assertThat(lock.isHeldByCurrentThread()).isFalse();
 			assertThat(context.getBean(Breaches.class).events).as("unlocked within its ttl").isEmpty();
+		});
+	}
+
+	@Test
+	void shouldBoundAReentrantEntryFromItsOwnGrant() {
+		this.contextRunner.run((context) -> {
+			FencedDistributedLock lock = (FencedDistributedLock) context.getBean(ZkLockRegistry.class).obtain("batch");
+			lock.lock();
+			lock.lock(Duration.ofMillis(200));
+			Breaches breaches = context.getBean(Breaches.class);
+			await().atMost(Duration.ofSeconds(10)).until(() -> !breaches.events.isEmpty());
+			lock.unlock();
+			assertThat(lock.isHeldByCurrentThread()).as("the outer entry, unbounded").isTrue();
+			assertThat(otherInstance.obtain("batch").tryLock()).isFalse();
+			lock.unlock();
+			assertThat(breaches.events).singleElement()
+				.satisfies((breach) -> assertThat(breach.bound()).isEqualTo(Duration.ofMillis(200)));
 		});
 	}
 
