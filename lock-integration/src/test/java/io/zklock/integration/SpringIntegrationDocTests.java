@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.integration.autoconfigure.ZkLockRegistryAutoConfiguration;
+import io.zklock.lock.ILockByCurator;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,9 +34,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The samples of docs/spring-integration.md, as written there, in an application with the
- * auto-configured {@link ZkLockRegistry}: the aggregator and the advised handler run, and the
- * leader initiator's grant reads the leadership's fencing token.
+ * The samples of docs/spring-integration.md (the regions between {@code tag::} and
+ * {@code end::} comments, which the page shows byte for byte), in an application with the
+ * auto-configured {@link ZkLockRegistry}: the aggregator and the advised handler run, the leader
+ * initiator's grant reads the leadership's fencing token, a holder passes its fencing token to a
+ * store, and an application's own registry bean replaces the auto-configured one.
  */
 class SpringIntegrationDocTests {
 
@@ -69,6 +72,64 @@ class SpringIntegrationDocTests {
 				assertThat(samples.inventory.updated).containsExactly("sku-7");
 				await().atMost(Duration.ofSeconds(30)).until(() -> samples.ledger.token.get() > 0);
 			});
+	}
+
+	@Test
+	void shouldPassTheHoldsFencingTokenToTheStore() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, ZkLockRegistryAutoConfiguration.class))
+			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
+			.run((context) -> {
+				ZkLockRegistry registry = context.getBean(ZkLockRegistry.class);
+				OrderStore store = new OrderStore();
+				String order = "order 42";
+				// tag::fenced-lock[]
+				FencedLock lock = registry.obtain("orders/42");
+				lock.lock();
+				try {
+					store.write(order, lock.fencingToken());   // the store refuses tokens older than its newest
+				}
+				finally {
+					lock.unlock();
+				}
+				// end::fenced-lock[]
+				assertThat(store.token).isPositive();
+			});
+	}
+
+	@Test
+	void shouldUseTheApplicationsZkLockRegistryBeanInsteadOfTheAutoConfiguredOne() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, ZkLockRegistryAutoConfiguration.class))
+			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
+			.withUserConfiguration(MigratedConfiguration.class)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(LockRegistry.class);
+				assertThat(context.getBean(ZkLockRegistry.class).lockPath("orders")).isEqualTo("spring-integration/orders");
+				assertThat(context).doesNotHaveBean("zkLockRegistry");
+			});
+	}
+
+	static class OrderStore {
+
+		long token;
+
+		void write(String order, long fencingToken) {
+			this.token = fencingToken;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class MigratedConfiguration {
+
+		// tag::registry-bean[]
+		@Bean
+		ZkLockRegistry lockRegistry(ILockByCurator locks) {
+			return new ZkLockRegistry(locks, "spring-integration");
+		}
+		// end::registry-bean[]
+
 	}
 
 	static class Shipping {
@@ -127,6 +188,7 @@ class SpringIntegrationDocTests {
 
 		// the samples, as the page shows them
 
+		// tag::flows[]
 		@Bean
 		IntegrationFlow orders(LockRegistry registry, MessageGroupStore sharedStore) {
 			return IntegrationFlow.from("orderLines")
@@ -145,7 +207,9 @@ class SpringIntegrationDocTests {
 						(e) -> e.advice(new LockRequestHandlerAdvice(registry, (m) -> m.getHeaders().get("sku"))))
 				.get();
 		}
+		// end::flows[]
 
+		// tag::leadership[]
 		@Bean
 		LockRegistryLeaderInitiator leaderInitiator(LockRegistry registry) {
 			return new LockRegistryLeaderInitiator(registry, new DefaultCandidate("node-1", "billing-leader"));
@@ -156,6 +220,7 @@ class SpringIntegrationDocTests {
 			long token = zkLockRegistry.fencingToken("billing-leader").orElseThrow();   // the leadership's token
 			ledger.writeAsLeader(entries, token);                                     // refuses older tokens
 		}
+		// end::leadership[]
 
 	}
 

@@ -89,6 +89,36 @@ class ZkDistributedLockTests {
 	}
 
 	@Test
+	void shouldRunTheDocumentedSample() {
+		this.contextRunner.run((context) -> {
+			ZkLockRegistry registry = context.getBean(ZkLockRegistry.class);
+			Report report = new Report();
+			// tag::distributed-lock[]
+			FencedDistributedLock lock = (FencedDistributedLock) registry.obtain("nightly-report");
+			if (lock.tryLock(Duration.ofSeconds(5), Duration.ofMinutes(30))) {   // wait 5 s at most, hold 30 min at most
+				try {
+					report.run(lock.fencingToken());
+				}
+				finally {
+					lock.unlock();
+				}
+			}
+			// end::distributed-lock[]
+			assertThat(report.token).isPositive();
+		});
+	}
+
+	static class Report {
+
+		long token;
+
+		void run(long fencingToken) {
+			this.token = fencingToken;
+		}
+
+	}
+
+	@Test
 	void shouldReportAHoldPastItsTtlWithTheHoldersStackAndKeepTheLock(CapturedOutput output) {
 		this.contextRunner.run((context) -> {
 			FencedDistributedLock lock = (FencedDistributedLock) context.getBean(ZkLockRegistry.class)
