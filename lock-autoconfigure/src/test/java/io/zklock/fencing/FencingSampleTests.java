@@ -6,8 +6,6 @@ import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import io.zklock.annotation.DistributedLock;
-import io.zklock.annotation.LockContext;
 import io.zklock.autoconfigure.LockedMethodsAutoConfiguration;
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.autoconfigure.ZkServerTest;
@@ -28,7 +26,6 @@ import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
-import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -91,68 +88,9 @@ class FencingSampleTests extends ZkServerTest {
 		});
 	}
 
-	// tag::pricing[]
-	public static class PricingPublisher {
-
-		private final CuratorFramework client; // zklock's client: lock nodes and data in one namespace
-
-		public PricingPublisher(CuratorFramework client) {
-			this.client = client;
-		}
-
-		@DistributedLock(path = "config/pricing")
-		public void publish(byte[] json) throws Exception {
-			LockHandle lock = LockContext.currentLock().orElseThrow();
-			GuardedTransaction.commit(this.client, lock, // applies only while the lock node exists
-					this.client.transactionOp().setData().forPath("/config/pricing", json));
-		}
-
-	}
-	// end::pricing[]
-
 	private static byte[] bytes(String text) {
 		return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
 	}
-
-	// tag::shipping[]
-	public static class Shipping {
-
-		private final JdbcTemplate jdbc;
-
-		private final JdbcFencingTokens fencing;
-
-		private final TransactionTemplate transactions;
-
-		public Shipping(JdbcTemplate jdbc, PlatformTransactionManager transactionManager) {
-			this.jdbc = jdbc;
-			this.fencing = new JdbcFencingTokens(jdbc); // table zklock_fencing_token
-			this.transactions = new TransactionTemplate(transactionManager);
-		}
-
-		@DistributedLock(path = "orders", key = "#orderId")
-		@Transactional
-		public void ship(long orderId) {
-			this.fencing.advance(LockContext.currentLock().orElseThrow()); // "orders/42" and its fencing token
-			this.jdbc.update("UPDATE orders SET status = 'SHIPPED' WHERE id = ?", orderId);
-		}
-
-		public void cancelWith(LockHandle lock, long orderId) {
-			this.transactions.executeWithoutResult((tx) -> {
-				this.jdbc.update("UPDATE orders SET status = 'CANCELLED' WHERE id = ?", orderId);
-				this.fencing.advance(lock); // throws StaleFencingTokenException: the update rolls back
-			});
-		}
-
-		/** The token in a column of the row itself: one conditional update, no second table. */
-		public boolean markPaid(LockHandle lock, long orderId) {
-			long token = lock.fencingToken();
-			int updated = this.jdbc.update("UPDATE orders SET paid = TRUE, fencing_token = ? "
-					+ "WHERE id = ? AND fencing_token <= ?", token, orderId, token);
-			return updated == 1; // 0: a newer holder has written the row
-		}
-
-	}
-	// end::shipping[]
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableTransactionManagement(proxyTargetClass = true)

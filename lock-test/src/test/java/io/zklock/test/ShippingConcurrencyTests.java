@@ -14,15 +14,20 @@ import io.zklock.test.history.CheckResult;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.ContextConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The sample of docs/testing.md, "The lock history and its checker", as written there.
  */
+// tag::history[]
 @EmbeddedZooKeeper
-@SpringBootTest(classes = LockedOrders.Application.class)
+@SpringBootTest
+// end::history[]
+@ContextConfiguration(classes = LockedOrders.Application.class) // what an application's test finds by itself
 @Timeout(60)
+// tag::history[]
 class ShippingConcurrencyTests {
 
 	@Autowired LockedOrders orders;   // @DistributedLock(path = "orders", key = "#id") long ship(long id)
@@ -46,3 +51,4 @@ class ShippingConcurrencyTests {
 	}
 
 }
+// end::history[]
