@@ -30,15 +30,15 @@ final class ZkDistributedRegistryLock extends ZkRegistryLock implements FencedDi
 			throw new IllegalArgumentException("Wait time null for lock '" + key() + "' (lock path '" + lockPath()
 					+ "') is invalid: use a duration (Duration.ZERO tries once), or lock(ttl) to wait without limit");
 		}
-		Duration ttlChecked = checkTtl(ttl);
-		return acquire(waitTime.isNegative() ? Duration.ZERO : waitTime, true, true, ttlChecked);
+		Duration bound = checkTtl(ttl);
+		return acquire(waitTime.isNegative() ? Duration.ZERO : waitTime, true, true, bound);
 	}
 
 	private Duration checkTtl(Duration ttl) {
 		if (ttl == null || ttl.isNegative() || ttl.isZero()) {
-			throw new IllegalArgumentException("ttl " + ttl + " for lock '"
-					+ key() + "' (lock path '" + lockPath() + "') is invalid: it bounds the hold, so use a positive "
-					+ "duration such as Duration.ofMinutes(5), or lock() / tryLock(time, unit) for no bound");
+			throw new IllegalArgumentException("ttl " + ttl + " for lock '" + key() + "' (lock path '" + lockPath()
+					+ "') is invalid: it bounds the hold, so use a positive duration such as Duration.ofMinutes(5), "
+					+ "or lock() / tryLock(time, unit) for no bound");
 		}
 		return ttl;
 	}
