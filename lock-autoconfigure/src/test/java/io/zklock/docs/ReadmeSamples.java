@@ -16,6 +16,7 @@ import reactor.core.publisher.Mono;
 
 import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.LockContext;
+import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.annotation.OnLockFailure;
 import io.zklock.annotation.ReactiveLockContext;
 import io.zklock.lock.ExclusiveLockByCurator;
@@ -279,6 +280,39 @@ final class ReadmeSamples {
 
 		void rebuild() {
 			this.runs.add(Thread.currentThread().getName() + "@" + LockContext.currentToken());
+		}
+
+	}
+
+	/** "A hold that never ends". */
+	static class Imports {
+
+		@Autowired ILockByCurator locks;
+
+		@Autowired Store store;
+
+		// tag::hold-at-most[]
+		@Scheduled(fixedDelay = 60_000)
+		@DistributedLock(path = "imports", holdAtMost = "10m", onHoldExceeded = OnHoldExceeded.INTERRUPT)
+		public void importFeed() { pull(); }                  // past 10 min: a WARN with this thread's stack, then an interrupt
+		// end::hold-at-most[]
+
+		void importFeedByHand() {
+			// tag::hold-at-most-api[]
+			try (LockHandle lock = locks.acquire(LockRequest.of("imports", LockMode.EXCLUSIVE)
+					.waitAtMost(Duration.ofSeconds(5))
+					.holdAtMost(Duration.ofMinutes(10)))) {    // reported past 10 min, never released by it
+				pull(lock.fencingToken());
+			}
+			// end::hold-at-most-api[]
+		}
+
+		private void pull() {
+			pull(LockContext.currentToken());
+		}
+
+		private void pull(long fencingToken) {
+			this.store.write("imported", fencingToken);
 		}
 
 	}

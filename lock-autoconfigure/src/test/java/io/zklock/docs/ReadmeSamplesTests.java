@@ -17,6 +17,7 @@ import io.zklock.autoconfigure.LockedMethodsAutoConfiguration;
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.autoconfigure.ZkServerTest;
 import io.zklock.docs.ReadmeSamples.Exports;
+import io.zklock.docs.ReadmeSamples.Imports;
 import io.zklock.docs.ReadmeSamples.Inventory;
 import io.zklock.docs.ReadmeSamples.Ledger;
 import io.zklock.docs.ReadmeSamples.LockCalls;
@@ -141,6 +142,17 @@ class ReadmeSamplesTests extends ZkServerTest {
 		});
 	}
 
+	@Test
+	void shouldImportUnderTheBoundedLocks() {
+		this.contextRunner.run((context) -> {
+			Imports imports = context.getBean(Imports.class);
+			imports.importFeed();
+			imports.importFeedByHand();
+			assertThat(context.getBean(Store.class).writes).filteredOn((write) -> write.startsWith("imported@"))
+				.hasSize(2);
+		});
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@EnableTransactionManagement(proxyTargetClass = true)
 	static class SampleBeans {
@@ -168,6 +180,11 @@ class ReadmeSamplesTests extends ZkServerTest {
 		@Bean
 		Settlement settlement(Ledger ledger) {
 			return new Settlement(ledger);
+		}
+
+		@Bean
+		Imports imports() {
+			return new Imports();
 		}
 
 		@Bean

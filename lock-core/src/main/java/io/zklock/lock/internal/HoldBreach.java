@@ -57,11 +57,14 @@ final class HoldBreach {
 		this.listeners.holdExceeded(hold.target(), hold.fencingToken(), heldFor, bound, false);
 	}
 
-	/** {@code "250ms"}, {@code "30s"}, {@code "2.5s"}: as configuration writes durations. */
+	/** {@code "250ms"}, {@code "30s"}, {@code "2.5s"}, {@code "10m"}: as configuration writes durations. */
 	static String format(Duration duration) {
 		long millis = duration.toMillis();
 		if (millis < 1000) {
 			return millis + "ms";
+		}
+		if (millis % 60_000 == 0) {
+			return (millis / 60_000) + "m";
 		}
 		if (millis % 1000 == 0) {
 			return (millis / 1000) + "s";
