@@ -19,11 +19,14 @@ import org.w3c.dom.NodeList;
 import org.xml.sax.InputSource;
 
 import io.zklock.autoconfigure.ZkLockProperties;
+import io.zklock.integration.autoconfigure.ZkLockIntegrationProperties;
 
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.env.PropertySource;
@@ -37,8 +40,9 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * Kotlin is marked with the source it is taken from and must be that source byte for byte; the
  * sources are test sources of this repository's modules, compiled and run by their tests, so a
  * sample that stops compiling or working fails the build there, and a sample edited in a
- * document alone fails here. Each YAML block must bind to {@link ZkLockProperties} with no
- * {@code zklock.*} key left over (a misspelt or removed property fails), and each XML block may
+ * document alone fails here. Each YAML block must bind to {@link ZkLockProperties} (and
+ * {@code zklock.integration.*} to {@link ZkLockIntegrationProperties}) with no {@code zklock.*}
+ * key left over (a misspelt or removed property fails), and each XML block may
  * only name this build's artifacts and version. YAML and XML blocks may be marked too (the
  * getting-started guide's are files its test application runs with).
  * <ul>
@@ -119,9 +123,16 @@ class DocSamplesTests {
 			}
 			List<PropertySource<?>> sources = new YamlPropertySourceLoader().load(sample.where(),
 					new ByteArrayResource(sample.code().getBytes(StandardCharsets.UTF_8)));
-			Binder binder = new Binder(ConfigurationPropertySources.from(sources));
+			ConfigurationPropertyName integration = ConfigurationPropertyName.of("zklock.integration");
+			List<ConfigurationPropertySource> all = new ArrayList<>();
+			ConfigurationPropertySources.from(sources).forEach(all::add);
+			Binder binder = new Binder(
+					all.stream().map((source) -> source.filter((name) -> !integration.isAncestorOf(name))).toList());
 			assertThatNoException().as("zklock.* of the sample at " + sample.where())
 				.isThrownBy(() -> binder.bind("zklock", Bindable.of(ZkLockProperties.class),
+						new NoUnboundElementsBindHandler(BindHandler.DEFAULT)));
+			assertThatNoException().as("zklock.integration.* of the sample at " + sample.where())
+				.isThrownBy(() -> new Binder(all).bind(integration, Bindable.of(ZkLockIntegrationProperties.class),
 						new NoUnboundElementsBindHandler(BindHandler.DEFAULT)));
 		}
 	}
