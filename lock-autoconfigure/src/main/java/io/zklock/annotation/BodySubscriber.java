@@ -34,9 +34,10 @@ import reactor.util.context.Context;
  * ({@link AcquiredLocks#workCancelled(String)}).</li>
  * </ul>
  * When zklock cancels the call itself ({@link OnHoldExceeded#CANCEL}), the caller (if still
- * subscribed) gets {@link HoldExceededException}, a coroutine is cancelled through its
- * {@code Job} and its locks go when it has ended, and any other publisher is cancelled and keeps
- * its locks {@code zklock.hold-after-cancel} more. Signals to the caller are serialized.
+ * subscribed) gets {@link HoldExceededException}; a coroutine is cancelled through its
+ * {@code Job} and its locks go when it has ended, a {@code Mono} is detached as at a caller's
+ * cancel and its locks go at its own end, and a {@code Flux} is cancelled and keeps its locks
+ * {@code zklock.hold-after-cancel} more. Signals to the caller are serialized.
  */
 final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 
@@ -158,22 +159,36 @@ final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 	}
 
 	/**
-	 * zklock cancels the call: a coroutine through its {@code Job}, whose end is still seen;
-	 * any other publisher through its subscription, whose end is not seen after this.
+	 * zklock cancels the call: a coroutine through its {@code Job}, whose end is still seen; a
+	 * {@code Mono} detached, whose end is still seen; a {@code Flux} through its subscription,
+	 * whose end is not seen after this.
 	 */
-	private boolean cancelByZklock(HoldExceededException error) {
+	private @Nullable String cancelByZklock(HoldExceededException error) {
 		if (this.single && this.stopper.canStop()) {
 			if (this.state.compareAndSet(RUNNING, DETACHED)) {
 				this.actual.onError(error);
 			}
 			this.stopper.stop();
-			return true;
+			return "zklock cancelled the call's coroutine; the lock goes when it has ended";
+		}
+		if (this.single) {
+			// as at a caller's cancel: a cancel would reach neither a future under the Mono nor a
+			// running callable, and would hide its end
+			if (this.state.compareAndSet(RUNNING, DETACHED)) {
+				this.actual.onError(error);
+				Subscription subscription = this.upstream;
+				if (subscription != null) {
+					subscription.request(Long.MAX_VALUE);
+				}
+			}
+			return "zklock failed the caller's Mono with HoldExceededException; the Mono runs on to its own end, "
+					+ "which releases the lock";
 		}
 		int was;
 		do {
 			was = this.state.get();
 			if (was == CANCELLED || was == ENDED) {
-				return false;
+				return null;
 			}
 		}
 		while (!this.state.compareAndSet(was, CANCELLED));
@@ -185,7 +200,7 @@ final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 		if (was == RUNNING) {
 			this.actual.onError(error);
 		}
-		return false;
+		return null;
 	}
 
 	/** Marks the work ended by itself; returns the state it was in. */

@@ -130,10 +130,11 @@ final class HoldWatch {
 		/**
 		 * Cancels the call.
 		 * @param error what the caller gets
-		 * @return whether the end of the call's work will still be seen (a coroutine), so that its
-		 * locks go then; otherwise they follow {@link AcquiredLocks#workCancelled(String)}
+		 * @return when the locks go, for the message, if the end of the call's work will still be
+		 * seen (a coroutine's end, a method's own stage behind the caller's); {@code null} if not,
+		 * and then they follow {@link AcquiredLocks#workCancelled(String)}
 		 */
-		boolean cancel(HoldExceededException error);
+		@Nullable String cancel(HoldExceededException error);
 
 	}
 
@@ -142,8 +143,9 @@ final class HoldWatch {
 		String kept = "zklock keeps the lock until the call ends, since a lock is never released while its work may "
 				+ "still run; onHoldExceeded = " + this.policy + ": ";
 		if (this.policy == OnHoldExceeded.CANCEL && cancel != null) {
-			if (cancel.cancel(error)) {
-				return "onHoldExceeded = CANCEL: zklock cancelled the call's coroutine; the lock goes when it has ended";
+			String seen = cancel.cancel(error);
+			if (seen != null) {
+				return "onHoldExceeded = CANCEL: " + seen;
 			}
 			Duration after = scheduling.holdAfterCancel();
 			return "onHoldExceeded = CANCEL: zklock cancelled the call. Since nothing tells when cancelled work stops, "

@@ -32,12 +32,18 @@ public enum OnHoldExceeded {
 	INTERRUPT,
 
 	/**
-	 * Report it and cancel the call: a {@code CompletionStage} method's stage (the caller's
-	 * completes with {@link HoldExceededException}) or a {@code Mono}/{@code Flux} method's
-	 * publisher (its subscriber gets {@link HoldExceededException}); a method that returns a
-	 * plain value is interrupted as with {@link #INTERRUPT}, which is how a running Java call is
-	 * cancelled. Since nothing tells when cancelled work stops, a cancelled stage or publisher
-	 * keeps its lock for {@code zklock.hold-after-cancel} more, then lets it go with a WARN.
+	 * Report it and cancel the call. A {@code CompletableFuture} method's caller gets its stage
+	 * completed with {@link HoldExceededException} at once, and the lock stays until the
+	 * method's own stage completes (cancelling a {@code CompletableFuture} stops nothing behind
+	 * it, and its completion is the only sign that the work has ended). A {@code Mono} method's
+	 * subscriber gets {@link HoldExceededException} and the {@code Mono} runs on to its own end,
+	 * which releases the lock. A {@code Flux} method's publisher is cancelled (its subscriber gets
+	 * {@link HoldExceededException}), and so is the stage of a method whose caller gets the
+	 * method's own stage; since nothing tells
+	 * when such cancelled work stops, the lock is kept {@code zklock.hold-after-cancel} more,
+	 * then let go with a WARN. A Kotlin coroutine is cancelled through its {@code Job} and the
+	 * lock goes when it has ended. A method that returns a plain value is interrupted as with
+	 * {@link #INTERRUPT}, which is how a running Java call is cancelled.
 	 */
 	CANCEL
 

@@ -25,8 +25,10 @@ import io.zklock.lock.LockState;
  * cancelling a {@code CompletableFuture} stops nothing behind it. Where the caller can only be
  * given the method's own stage (a return type a {@code CompletableFuture} is not), a cancelled
  * stage no longer tells the end of the work: its locks are kept {@code zklock.hold-after-cancel}
- * more ({@link AcquiredLocks#workCancelled(String)}). The same holds when zklock cancels the
- * method's stage itself ({@link OnHoldExceeded#CANCEL}).
+ * more ({@link AcquiredLocks#workCancelled(String)}). When a call passes its {@code holdAtMost}
+ * under {@link OnHoldExceeded#CANCEL}, zklock fails the caller's stage with
+ * {@link HoldExceededException} and keeps the locks until the method's own stage completes (the
+ * caller's stage completed first is left as it is); given only the method's stage, it cancels it.
  * <p>
  * {@code zklock.on-lock-lost} applies before the stage completes: {@code fail} completes it
  * with {@link LockLostException} if a lock is not held then; {@code interrupt} completes it so
@@ -78,7 +80,7 @@ final class StageInvocation {
 			});
 			watch.cancelWith((exceeded) -> {
 				cancel(stage);
-				return false;
+				return null;
 			});
 			return result;
 		}
@@ -88,17 +90,14 @@ final class StageInvocation {
 		}) : () -> {
 		};
 		watch.cancelWith((exceeded) -> {
-			held.workCancelled("zklock cancelled it, since it passed its holdAtMost");
-			cancel(stage);
+			// the caller's stage only: cancelling the method's would stop nothing behind it and hide
+			// the one sign that the work has ended, its completion
 			completed.completeExceptionally(exceeded);
-			return false;
+			return "zklock failed the caller's stage with HoldExceededException; the lock goes when the method's "
+					+ "own stage completes, since cancelling a CompletableFuture stops nothing behind it";
 		});
 		stage.whenComplete((value, error) -> {
 			unregister.run();
-			if (held.isCancelled()) {
-				// zklock cancelled the method's stage: its locks go after zklock.hold-after-cancel
-				return;
-			}
 			LockLostException lost = (settings.onLockLost() == OnLockLost.FAIL)
 					? held.lostException("completed", AcquiredLocks.RESULT_DISCARDED) : null;
 			release.run();

@@ -53,7 +53,7 @@ public class ZkLockProperties {
 
 	/**
 	 * How long a @DistributedLock call whose work was cancelled where zklock cannot see that
-	 * work end (a Flux cut off by its subscriber, a stage or publisher zklock cancelled) keeps
+	 * work end (a Flux cut off by its subscriber or by zklock for holdAtMost) keeps
 	 * its lock after the cancel, before letting it go with a WARN. Zero releases at once, for
 	 * work that stops on cancel.
 	 */
