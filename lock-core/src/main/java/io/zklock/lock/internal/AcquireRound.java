@@ -225,23 +225,9 @@ final class AcquireRound {
 		});
 	}
 
-	/**
-	 * Routes a reply: NoNode to {@code onNoNode}; a connection problem to looking again once
-	 * connected; any other failure ends the attempt; success to {@code onOk}.
-	 */
+	/** Routes a reply ({@link RoundOwner#route}). */
 	private void route(CuratorEvent event, Runnable onNoNode, Runnable onOk) {
-		if (LockNodeCalls.isNoNode(event)) {
-			onNoNode.run();
-		}
-		else if (LockNodeCalls.isConnectionProblem(event)) {
-			this.attempt.lookAgainWhenConnected();
-		}
-		else if (!LockNodeCalls.isOk(event)) {
-			this.attempt.end(LockNodeCalls.failure(event));
-		}
-		else {
-			onOk.run();
-		}
+		this.attempt.route(event.getResultCode(), event.getPath(), onNoNode, onOk);
 	}
 
 	private void onWatchEvent(WatchedEvent event) {

@@ -2,6 +2,7 @@ package io.zklock.lock.internal;
 
 import java.util.List;
 
+import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -49,6 +50,27 @@ interface RoundOwner<R> {
 
 	/** Ends the attempt without a grant: given up ({@code error == null}) or failed. */
 	void end(@Nullable Exception error);
+
+	/**
+	 * Routes the result code of a reply about {@code path}: NoNode to {@code onNoNode}; a
+	 * connection problem to looking again once connected; any other failure ends the attempt;
+	 * success to {@code onOk}.
+	 */
+	default void route(int resultCode, @Nullable String path, Runnable onNoNode, Runnable onOk) {
+		KeeperException.Code code = KeeperException.Code.get(resultCode);
+		if (code == KeeperException.Code.NONODE) {
+			onNoNode.run();
+		}
+		else if (LockNodeCalls.isConnectionProblem(code)) {
+			lookAgainWhenConnected();
+		}
+		else if (code != KeeperException.Code.OK) {
+			end(KeeperException.create(code, path));
+		}
+		else {
+			onOk.run();
+		}
+	}
 
 	/** A background call that may fail while being sent (the client is closing). */
 	@FunctionalInterface
