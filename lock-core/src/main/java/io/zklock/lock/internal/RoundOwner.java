@@ -1,7 +1,11 @@
 package io.zklock.lock.internal;
 
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 
@@ -70,6 +74,24 @@ interface RoundOwner<R> {
 		else {
 			onOk.run();
 		}
+	}
+
+	/** A reply handler that runs {@code step} under the attempt's lock, while {@code round} is current. */
+	default BackgroundCallback ifCurrent(R round, Consumer<CuratorEvent> step) {
+		return (client, event) -> ifCurrentRun(round, () -> step.accept(event));
+	}
+
+	/** A handler of a reply's result code that runs {@code step} under the lock, while {@code round} is current. */
+	default IntConsumer ifCurrentCode(R round, IntConsumer step) {
+		return (resultCode) -> ifCurrentRun(round, () -> step.accept(resultCode));
+	}
+
+	private void ifCurrentRun(R round, Runnable step) {
+		locked(() -> {
+			if (isCurrent(round)) {
+				step.run();
+			}
+		});
 	}
 
 	/** A background call that may fail while being sent (the client is closing). */
