@@ -6,8 +6,6 @@ import java.util.function.Consumer;
 import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.WatchedEvent;
-import org.apache.zookeeper.Watcher.Event.EventType;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
@@ -26,7 +24,7 @@ final class AcquireRound {
 
 	private final LockNodeCalls calls;
 
-	private final PredecessorWatch watch;
+	private final BlockerWatch watch;
 
 	private boolean started;
 
@@ -51,8 +49,11 @@ final class AcquireRound {
 		this.attempt = attempt;
 		this.queue = queue;
 		this.calls = calls;
-		this.watch = new PredecessorWatch(queue.client(), queue.watchersByPath(),
-				(event) -> attempt.locked(() -> onWatchEvent(event)));
+		this.watch = new BlockerWatch(queue, (step) -> attempt.locked(() -> {
+			if (attempt.isCurrent(this)) {
+				step.run();
+			}
+		}), this::blockerGone, this::list);
 	}
 
 	/**
@@ -219,14 +220,14 @@ final class AcquireRound {
 			this.waitingAt = position;
 			String blockerPath = this.calls.lockNodePath(position.blocker());
 			// NoNode: gone before the watch was set, so no event and no zxid to grant on; OK: wait
-			this.attempt.send(() -> this.watch.watch(blockerPath, this.attempt.ifCurrentCode(this,
+			this.watch.watch(blockerPath, position.blockerExcludesReaders(), this.attempt.ifCurrentCode(this,
 					(rc) -> this.attempt.route(rc, blockerPath, () -> blockerMissed(blockerPath), () -> {
-					}))));
+					})));
 		}
 	}
 
 	private void blockerMissed(String path) {
-		this.watch.fired(path);
+		this.watch.missed(path);
 		list();
 	}
 
@@ -235,34 +236,16 @@ final class AcquireRound {
 		this.attempt.route(event.getResultCode(), event.getPath(), onNoNode, onOk);
 	}
 
-	private void onWatchEvent(WatchedEvent event) {
-		if (event.getType() == EventType.None || !this.attempt.isCurrentOrEnded(this)) {
-			// connection events: the session guard's signals handle them
-			return;
-		}
-		if (event.getPath() != null) {
-			this.watch.fired(event.getPath());
-		}
-		if (!this.attempt.isCurrent(this)) {
-			return;
-		}
-		if (event.getType() == EventType.NodeDeleted && event.getPath() != null) {
-			blockerGone(event.getPath(), event.getZxid());
-		}
-		else {
-			// a data change (say Curator's revocation request) consumed the watch: look again
-			list();
-		}
-	}
-
 	/**
-	 * Handoff without re-listing when the node deleted at zxid {@code zxid} was our only blocker
-	 * (the event's zxid is the evidence; a server that sends none gets a listing); else list again.
+	 * Grants without listing when the blocker deleted at zxid {@code zxid} was our only blocker
+	 * (handoff without re-listing) or {@code released} after holding (handoff without a listing),
+	 * and the session is the one that listed; the zxid is the evidence (a server that sends none
+	 * gets a listing). Else lists again.
 	 */
-	private void blockerGone(String path, long zxid) {
+	private void blockerGone(String path, long zxid, boolean released) {
 		QueuePosition position = this.waitingAt;
-		if (position != null && position.soleBlocker() && path.equals(this.calls.lockNodePath(position.blocker()))
-				&& this.queue.sessionId() == this.session && zxid > 0) {
+		if (position != null && (position.soleBlocker() || released) && zxid > 0
+				&& path.equals(this.calls.lockNodePath(position.blocker())) && this.queue.sessionId() == this.session) {
 			grantOn(zxid);
 		}
 		else {
