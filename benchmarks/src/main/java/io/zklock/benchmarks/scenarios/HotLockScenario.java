@@ -96,6 +96,10 @@ public final class HotLockScenario implements Scenario {
 				LoadTables.row(outcomes, LoadOutcome::requestsPerOperation));
 		table.row(Metric.cost("watch events/release (server count)", 3),
 				LoadTables.row(outcomes, LoadOutcome::watchEventsPerRelease));
+		table.row(Metric.cost("release start → next grant p50 (µs)", 0),
+				LoadTables.row(outcomes, (outcome) -> outcome.handoffGapMicros(50)));
+		table.row(Metric.cost("release start → next grant p99 (µs)", 0),
+				LoadTables.row(outcomes, (outcome) -> outcome.handoffGapMicros(99)));
 	}
 
 }
