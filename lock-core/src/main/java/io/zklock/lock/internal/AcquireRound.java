@@ -210,8 +210,7 @@ final class AcquireRound {
 		List<String> duplicates = position.duplicates();
 		this.attempt.looked(duplicates.isEmpty() ? duplicates : duplicates.stream().map(this.calls::lockNodePath).toList());
 		if (position.holds()) {
-			// the evidence: the zxid of the last change of the queue this listing shows
-			grantOn(parent.getPzxid());
+			grantOn(ListingEvidence.of(children, ourName(), parent, this.ourStat.getCzxid()));
 		}
 		else if (this.attempt.isPastDeadline()) {
 			this.attempt.end(null);

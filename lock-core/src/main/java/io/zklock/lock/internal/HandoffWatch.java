@@ -136,9 +136,9 @@ final class HandoffWatch {
 			this.deleted = true;
 			released = event.getZxid() > 0 && event.getZxid() == this.dataChangedAt;
 		}
-		// the node is gone for good: its watch has no more use
-		removeRemaining();
 		this.outcome.blockerGone(path, event.getZxid(), released);
+		// the node is gone for good: its watch has no more use (a grant has taken it off already)
+		removeRemaining();
 	}
 
 }
