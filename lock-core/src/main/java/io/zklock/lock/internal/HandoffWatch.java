@@ -18,7 +18,10 @@ import org.jspecify.annotations.Nullable;
  * holding (see docs/lock-protocol.md, "Handoff without a listing"). The watch is taken off as soon
  * as the blocker is gone, when the round watches another node, and when the round ends: a
  * persistent watch outlives its node. Like {@link PredecessorWatch}, the waiters of one client
- * count who watches which path, and the last one takes the watch off the server. Thread-safe.
+ * count who watches which path, and the last one takes the watch off the server. Watches are
+ * removed by type {@code Any}: a ZooKeeper server before 3.9 knows no type {@code Persistent}
+ * (ZOOKEEPER-4472) and keeps the watch when asked so; zklock sets no other watch on an exclusive
+ * node. Thread-safe.
  */
 final class HandoffWatch {
 
@@ -102,12 +105,12 @@ final class HandoffWatch {
 		try {
 			if (this.watchersByPath.computeIfPresent(path, (p, count) -> (count > 1) ? count - 1 : null) == null) {
 				// last watcher of this client on the path: take the watch off the server
-				this.client.watchers().removeAll().ofType(Watcher.WatcherType.Persistent).quietly().inBackground()
+				this.client.watchers().removeAll().ofType(Watcher.WatcherType.Any).quietly().inBackground()
 					.forPath(path);
 			}
 			else {
 				// others still watch the path: drop only ours, locally
-				this.raw.remove(path, this.watcher, Watcher.WatcherType.Persistent);
+				this.raw.remove(path, this.watcher, Watcher.WatcherType.Any);
 			}
 		}
 		catch (Exception ex) {
