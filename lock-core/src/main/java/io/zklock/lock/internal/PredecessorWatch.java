@@ -3,7 +3,6 @@ package io.zklock.lock.internal;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentMap;
-
 import java.util.function.IntConsumer;
 
 import org.apache.curator.framework.CuratorFramework;
