@@ -18,6 +18,12 @@ public final class HandoffGaps {
 	private final List<Long> gapsNanos = new ArrayList<>();
 
 	/**
+	 * Creates an empty record of gaps.
+	 */
+	public HandoffGaps() {
+	}
+
+	/**
 	 * An exclusive release starts now.
 	 */
 	public void releasing() {
