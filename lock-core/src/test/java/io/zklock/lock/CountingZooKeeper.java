@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.utils.ZookeeperFactory;
+import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -17,8 +18,9 @@ import org.apache.zookeeper.data.Stat;
 /**
  * A ZooKeeper handle (a {@link ZooKeeperAdmin}, as Curator's default factory makes) that
  * counts, for paths under one prefix, the lock-node creates, the {@code getChildren} calls
- * (each one is a waiter checking the queue), the {@code getData} watches set, and the watch
- * events delivered to those watches, whether the calls are synchronous or asynchronous.
+ * (each one is a waiter checking the queue), the {@code getData} watches and the persistent
+ * watches ({@code addWatch}) set, and the watch events delivered to those watches (not the local
+ * events of a watch's removal), whether the calls are synchronous or asynchronous.
  * Plugged into a Curator client with {@link #factory(Counters)}.
  *
  * <p>
@@ -96,15 +98,33 @@ final class CountingZooKeeper extends ZooKeeperAdmin {
 		return super.getData(path, counting(path, watcher), stat);
 	}
 
+	@Override
+	public void addWatch(String basePath, Watcher watcher, AddWatchMode mode, AsyncCallback.VoidCallback cb,
+			Object ctx) {
+		Watcher counted = watcher;
+		if (this.counters.counts(basePath)) {
+			this.counters.persistentWatchesSet.incrementAndGet();
+			counted = countingEvents(watcher);
+		}
+		super.addWatch(basePath, counted, mode, cb, ctx);
+	}
+
 	/** Counts a data watch set under the prefix, and the events it delivers. */
 	private Watcher counting(String path, Watcher watcher) {
 		if (watcher == null || !this.counters.counts(path)) {
 			return watcher;
 		}
 		this.counters.dataWatchesSet.incrementAndGet();
+		return countingEvents(watcher);
+	}
+
+	private Watcher countingEvents(Watcher watcher) {
 		return (event) -> {
-			if (event.getType() != Watcher.Event.EventType.None) {
-				this.counters.watchEvents.incrementAndGet();
+			switch (event.getType()) {
+				case NodeCreated, NodeDeleted, NodeDataChanged, NodeChildrenChanged ->
+					this.counters.watchEvents.incrementAndGet();
+				default -> {
+				}
 			}
 			watcher.process(event);
 		};
@@ -121,6 +141,8 @@ final class CountingZooKeeper extends ZooKeeperAdmin {
 
 		final AtomicInteger dataWatchesSet = new AtomicInteger();
 
+		final AtomicInteger persistentWatchesSet = new AtomicInteger();
+
 		final AtomicInteger watchEvents = new AtomicInteger();
 
 		Counters(String pathPrefix) {
@@ -134,7 +156,8 @@ final class CountingZooKeeper extends ZooKeeperAdmin {
 		@Override
 		public String toString() {
 			return "creates=" + this.lockNodeCreates + ", getChildren=" + this.childrenReads + ", watches="
-					+ this.dataWatchesSet + ", events=" + this.watchEvents;
+					+ this.dataWatchesSet + ", persistent watches=" + this.persistentWatchesSet + ", events="
+					+ this.watchEvents;
 		}
 
 	}

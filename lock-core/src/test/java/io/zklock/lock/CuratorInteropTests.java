@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * zklock and plain Curator recipes on the same lock path (same namespace) exclude each other:
  * {@link InterProcessMutex} against EXCLUSIVE, {@link InterProcessReadWriteLock} against
- * READ/WRITE, in both directions.
+ * READ/WRITE, in both directions, also along queues where zklock's releases hand the lock on
+ * without a listing.
  */
 class CuratorInteropTests extends ZkServerTest {
 
@@ -195,6 +196,96 @@ class CuratorInteropTests extends ZkServerTest {
 		});
 		assertThat(waiting.get(20, TimeUnit.SECONDS)).isEqualTo(LockMode.READ);
 		assertThat(lockNodes(zkClient, path)).isEmpty();
+	}
+
+	/**
+	 * A queue that alternates zklock and Curator mutexes: a Curator waiter behind a zklock holder
+	 * wakes on the data change of zklock's release (multi(setData, delete)) and lists; a zklock
+	 * waiter behind a Curator holder sees a deletion without a data change and lists; a zklock
+	 * waiter behind a zklock holder takes the handoff without a listing. Nobody passes a holder.
+	 */
+	@Test
+	@Timeout(60)
+	void shouldHandOverAlongAQueueOfZklockAndCuratorMutexes() throws Exception {
+		String path = "interop/mixed-queue";
+		CuratorFramework observer = this.clients.newClient();
+		LockHandle first = new ExclusiveLockByCurator(this.clients.newClient(), ROOT).acquire(path, LockMode.EXCLUSIVE);
+		InterProcessMutex curatorMutex = new InterProcessMutex(this.clients.newClient(), basePath(path));
+		CuratorThread curator = curatorThread();
+		Future<Boolean> second = curator.submit(() -> curatorMutex.acquire(20, TimeUnit.SECONDS));
+		awaitQueued(observer, path, 2);
+		ExclusiveLockByCurator thirdLock = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		Future<LockHandle> third = this.clients.background(() -> thirdLock.acquire(path, LockMode.EXCLUSIVE));
+		awaitQueued(observer, path, 3);
+		ExclusiveLockByCurator fourthLock = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		Future<LockHandle> fourth = this.clients.background(() -> fourthLock.acquire(path, LockMode.EXCLUSIVE));
+		awaitQueued(observer, path, 4);
+		InterProcessMutex lastMutex = new InterProcessMutex(this.clients.newClient(), basePath(path));
+		CuratorThread lastCurator = curatorThread();
+		Future<Boolean> last = lastCurator.submit(() -> lastMutex.acquire(20, TimeUnit.SECONDS));
+		awaitQueued(observer, path, 5);
+
+		first.release();
+		assertThat(second.get(20, TimeUnit.SECONDS)).as("Curator's waiter behind zklock's release").isTrue();
+		assertThat(third).isNotDone();
+		curator.call(() -> {
+			curatorMutex.release();
+			return null;
+		});
+		LockHandle thirdHeld = third.get(20, TimeUnit.SECONDS);
+		assertThat(fourth).isNotDone();
+		thirdHeld.release();
+		LockHandle fourthHeld = fourth.get(20, TimeUnit.SECONDS);
+		assertThat(fourthHeld.fencingToken()).isGreaterThan(thirdHeld.fencingToken());
+		assertThat(last).isNotDone();
+		fourthHeld.release();
+		assertThat(last.get(20, TimeUnit.SECONDS)).as("Curator's waiter behind zklock's release").isTrue();
+		lastCurator.call(() -> {
+			lastMutex.release();
+			return null;
+		});
+		assertThat(lockNodes(observer, path)).isEmpty();
+	}
+
+	/**
+	 * zklock's write release wakes a Curator reader and a zklock reader queued behind it (the
+	 * latter without a listing); a Curator writer after the readers waits for both of them,
+	 * although the zklock reader writes its node once for its token.
+	 */
+	@Test
+	@Timeout(60)
+	void shouldHandAZklockWriteLockToCuratorAndZklockReadersAndKeepCuratorsWriterWaiting() throws Exception {
+		String path = "interop/rw-handoff";
+		CuratorFramework observer = this.clients.newClient();
+		LockHandle writer = new SharedLockByCurator(this.clients.newClient(), ROOT).acquire(path, LockMode.WRITE);
+		InterProcessReadWriteLock curatorRw = new InterProcessReadWriteLock(this.clients.newClient(),
+				basePath(path));
+		CuratorThread curatorReader = curatorThread();
+		CuratorThread curatorWriter = curatorThread();
+		Future<Boolean> curatorRead = curatorReader.submit(() -> curatorRw.readLock().acquire(20, TimeUnit.SECONDS));
+		awaitQueued(observer, path, 2);
+		SharedLockByCurator readerLock = new SharedLockByCurator(this.clients.newClient(), ROOT);
+		Future<LockHandle> zkRead = this.clients.background(() -> readerLock.acquire(path, LockMode.READ));
+		awaitQueued(observer, path, 3);
+		Future<Boolean> curatorWrite = curatorWriter.submit(() -> curatorRw.writeLock().acquire(20, TimeUnit.SECONDS));
+		awaitQueued(observer, path, 4);
+
+		writer.release();
+		assertThat(curatorRead.get(20, TimeUnit.SECONDS)).isTrue();
+		LockHandle zkReader = zkRead.get(20, TimeUnit.SECONDS);
+		assertThat(zkReader.fencingToken()).isGreaterThan(writer.fencingToken());
+		curatorReader.call(() -> {
+			curatorRw.readLock().release();
+			return null;
+		});
+		assertThat(curatorWrite).as("a zklock reader still holds").isNotDone();
+		zkReader.release();
+		assertThat(curatorWrite.get(20, TimeUnit.SECONDS)).isTrue();
+		curatorWriter.call(() -> {
+			curatorRw.writeLock().release();
+			return null;
+		});
+		assertThat(lockNodes(observer, path)).isEmpty();
 	}
 
 	/** One thread that performs a Curator recipe's acquires and releases. */

@@ -24,8 +24,11 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * No herd effect: each exclusive waiter watches only its predecessor, so one release wakes
- * exactly one waiter. Counted with instrumented ZooKeeper handles (getChildren calls, watches
- * set, watch events delivered) and with the server's own watch table ({@code wchc}).
+ * exactly one waiter; and an exclusive holder's release after holding proves itself, so the
+ * woken waiter holds without listing (docs/lock-protocol.md, "Handoff without a listing").
+ * Counted with instrumented ZooKeeper handles (getChildren calls, watches set, watch events
+ * delivered) and with the server's own watch table ({@code wchc}; {@code mntr} counts a
+ * persistent watch twice, in its data and child tables).
  */
 class HerdEffectTests extends ZkServerTest {
 
@@ -64,7 +67,7 @@ class HerdEffectTests extends ZkServerTest {
 		// holder + 5 waiters = 6 contenders: 5 watches, one per waiter, each on its predecessor
 		List<String> queue = lockNodes(holderClient, path);
 		await().atMost(AWAIT).until(() -> serverLockWatches(server).size() == WAITERS);
-		assertThat(serverWatchCount(server)).as("mntr zk_watch_count").isEqualTo(WAITERS);
+		assertThat(serverWatchCount(server)).as("mntr zk_watch_count").isEqualTo(2 * WAITERS);
 		List<String> watched = serverLockWatches(server);
 		assertThat(new HashSet<>(watched)).as("each node is watched by one session at most").hasSize(WAITERS);
 		assertThat(watched).containsExactlyInAnyOrderElementsOf(
@@ -73,7 +76,8 @@ class HerdEffectTests extends ZkServerTest {
 			assertThat(count).satisfies((c) -> {
 				assertThat(c.lockNodeCreates).hasValue(1);
 				assertThat(c.childrenReads).hasValue(1);
-				assertThat(c.dataWatchesSet).hasValue(1);
+				assertThat(c.persistentWatchesSet).hasValue(1);
+				assertThat(c.dataWatchesSet).hasValue(0);
 				assertThat(c.watchEvents).hasValue(0);
 			});
 		}
@@ -82,18 +86,17 @@ class HerdEffectTests extends ZkServerTest {
 		for (int round = 0; round < WAITERS; round++) {
 			assertThat(granted.get(round).await(20, TimeUnit.SECONDS)).as("waiter %d granted", round).isTrue();
 			int woken = round;
-			// the woken waiter re-read the queue once, after one event; nobody behind it moved. The
-			// first waiter's listing showed only the holder before it: when that one node went, it
-			// held the lock without listing again (handoff without re-listing)
-			assertThat(counters.get(woken).childrenReads).hasValue((woken == 0) ? 1 : 2);
-			assertThat(counters.get(woken).watchEvents).hasValue(1);
+			// the woken waiter got the two events of one release (the data change and the deletion,
+			// at one zxid) and held the lock without listing again; nobody behind it moved
+			assertThat(counters.get(woken).childrenReads).hasValue(1);
+			assertThat(counters.get(woken).watchEvents).hasValue(2);
 			for (int later = woken + 1; later < WAITERS; later++) {
 				assertThat(counters.get(later).childrenReads).as("waiter %d re-checked", later).hasValue(1);
 				assertThat(counters.get(later).watchEvents).as("waiter %d woken", later).hasValue(0);
 			}
 			int remainingWatches = WAITERS - 1 - round;
 			await().atMost(AWAIT).until(() -> serverLockWatches(server).size() == remainingWatches);
-			assertThat(serverWatchCount(server)).isEqualTo(remainingWatches);
+			await().atMost(AWAIT).until(() -> serverWatchCount(server) == 2 * remainingWatches);
 			mayRelease.get(round).countDown();
 		}
 		for (Future<ReleaseResult> waiter : waiters) {
@@ -104,10 +107,9 @@ class HerdEffectTests extends ZkServerTest {
 		// getChildren, so a herd would have shown up in these numbers by now
 		int childrenReads = counters.stream().mapToInt((c) -> c.childrenReads.get()).sum();
 		int events = counters.stream().mapToInt((c) -> c.watchEvents.get()).sum();
-		int watchesSet = counters.stream().mapToInt((c) -> c.dataWatchesSet.get()).sum();
-		assertThat(childrenReads).as("getChildren: one to queue, one per wake-up but the first")
-			.isEqualTo(2 * WAITERS - 1);
-		assertThat(events).as("watch events: one per release").isEqualTo(WAITERS);
+		int watchesSet = counters.stream().mapToInt((c) -> c.persistentWatchesSet.get()).sum();
+		assertThat(childrenReads).as("getChildren: one to queue, none after a wake-up").isEqualTo(WAITERS);
+		assertThat(events).as("watch events: two per release, to one waiter").isEqualTo(2 * WAITERS);
 		assertThat(watchesSet).isEqualTo(WAITERS);
 		assertThat(serverLockWatches(server)).isEmpty();
 		assertThat(lockNodes(holderClient, path)).isEmpty();
@@ -148,9 +150,9 @@ class HerdEffectTests extends ZkServerTest {
 		assertThat(allHolding.await(20, TimeUnit.SECONDS)).as("all readers hold the lock together").isTrue();
 		assertThat(lockNodes(writerClient, path)).hasSize(readers);
 		for (CountingZooKeeper.Counters count : counters) {
-			// the writer was the only node blocking each reader: its deletion is the grant, no re-list
+			// the writer was the only node blocking each reader: its release is the grant, no re-list
 			assertThat(count.childrenReads).hasValue(1);
-			assertThat(count.watchEvents).hasValue(1);
+			assertThat(count.watchEvents).hasValue(2);
 		}
 		done.countDown();
 		for (Future<ReleaseResult> future : futures) {
@@ -191,10 +193,9 @@ class HerdEffectTests extends ZkServerTest {
 		holder.release();
 		for (int round = 0; round < WAITERS; round++) {
 			assertThat(granted.get(round).await(20, TimeUnit.SECONDS)).as("thread %d granted", round).isTrue();
-			// one release: one event in the whole process, one re-read of the queue (none for the first
-			// thread, whose listing showed only the holder before it)
-			assertThat(count.watchEvents).hasValue(round + 1);
-			assertThat(count.childrenReads).hasValue(WAITERS + round);
+			// one release: its two events in the whole process, to one thread, and no re-read of the queue
+			assertThat(count.watchEvents).hasValue(2 * (round + 1));
+			assertThat(count.childrenReads).hasValue(WAITERS);
 			mayRelease.get(round).countDown();
 		}
 		for (Future<ReleaseResult> waiter : waiters) {

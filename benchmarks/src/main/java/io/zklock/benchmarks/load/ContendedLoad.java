@@ -72,13 +72,14 @@ public final class ContendedLoad {
 		ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
 		AtomicLong operations = new AtomicLong();
 		AtomicLong writes = new AtomicLong();
+		HandoffGaps[] gaps = { new HandoffGaps() };
 		List<Thread> threads = new ArrayList<>();
 		window.deadline = System.nanoTime() + spec.warmup().toNanos();
 		for (LockClient client : clients) {
 			for (int t = 0; t < spec.threadsPerClient(); t++) {
 				phaser.register();
 				Thread thread = new Thread(() -> loop(client, spec, phaser, window, exclusion, failures, operations,
-						writes), "load-" + client.library().id() + "-" + threads.size());
+						writes, gaps), "load-" + client.library().id() + "-" + threads.size());
 				thread.setDaemon(true);
 				threads.add(thread);
 			}
@@ -90,6 +91,7 @@ public final class ContendedLoad {
 		ServerCounters.Mntr before = counters.mntr();
 		operations.set(0);
 		writes.set(0);
+		gaps[0] = new HandoffGaps();
 		window.deadline = System.nanoTime() + spec.measure().toNanos();
 		LockNodeObserver observer = (observerSession != null)
 				? new LockNodeObserver(observerSession, clients.get(0).zooKeeperPath(spec.lockPath())) : null;
@@ -121,18 +123,19 @@ public final class ContendedLoad {
 			throw new IllegalStateException("No lock was acquired in the measured window");
 		}
 		return new LoadOutcome(operations.get(), writes.get(), elapsed / 1e9,
-				after.packetsSince(before) - observerRequests, after.watchersTriggeredSince(before), peak);
+				after.packetsSince(before) - observerRequests, after.watchersTriggeredSince(before), peak,
+				spec.readWrite() ? new long[0] : gaps[0].sorted());
 	}
 
 	private static void loop(LockClient client, LoadSpec spec, Phaser phaser, Window window, ExclusionCheck exclusion,
-			ConcurrentLinkedQueue<Throwable> failures, AtomicLong operations, AtomicLong writes) {
+			ConcurrentLinkedQueue<Throwable> failures, AtomicLong operations, AtomicLong writes, HandoffGaps[] gaps) {
 		try {
 			// warm-up
-			cycles(client, spec, window, exclusion, null, null);
+			cycles(client, spec, window, exclusion, null, null, new HandoffGaps());
 			phaser.arriveAndAwaitAdvance();
 			// counters are read; wait for the start signal
 			phaser.arriveAndAwaitAdvance();
-			cycles(client, spec, window, exclusion, operations, writes);
+			cycles(client, spec, window, exclusion, operations, writes, gaps[0]);
 			phaser.arriveAndAwaitAdvance();
 			// counters are read again; leave
 			phaser.arriveAndDeregister();
@@ -144,13 +147,19 @@ public final class ContendedLoad {
 	}
 
 	private static void cycles(LockClient client, LoadSpec spec, Window window, ExclusionCheck exclusion,
-			AtomicLong operations, AtomicLong writes) throws Exception {
+			AtomicLong operations, AtomicLong writes, HandoffGaps gaps) throws Exception {
 		long deadline = window.deadline;
 		while (System.nanoTime() - deadline < 0) {
 			LockMode mode = mode(spec);
 			LockClient.Held held = client.lock(spec.lockPath(), mode);
+			if (mode != LockMode.READ) {
+				gaps.granted();
+			}
 			exclusion.enter(mode);
 			exclusion.exit(mode);
+			if (mode != LockMode.READ) {
+				gaps.releasing();
+			}
 			held.unlock();
 			if (operations != null) {
 				operations.incrementAndGet();

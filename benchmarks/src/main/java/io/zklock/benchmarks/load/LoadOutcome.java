@@ -1,5 +1,7 @@
 package io.zklock.benchmarks.load;
 
+import java.util.Arrays;
+
 /**
  * What a contended load run measured in its window.
  *
@@ -10,9 +12,11 @@ package io.zklock.benchmarks.load;
  * the lock-node observer's own requests taken out
  * @param watchEvents watchers the server triggered in the window
  * @param peakLockNodes the most lock nodes seen under the lock path at once, or -1 if not observed
+ * @param handoffGapsNanos the times from the start of an exclusive release to the next exclusive
+ * grant ({@link HandoffGaps}), in nanoseconds, sorted; empty for read/write loads
  */
 public record LoadOutcome(long operations, long writes, double seconds, long requests, long watchEvents,
-		int peakLockNodes) {
+		int peakLockNodes, long[] handoffGapsNanos) {
 
 	/**
 	 * The outcome of two windows together, as if they were one.
@@ -20,9 +24,13 @@ public record LoadOutcome(long operations, long writes, double seconds, long req
 	 * @return the sums (the peak is the higher one)
 	 */
 	public LoadOutcome plus(LoadOutcome other) {
+		long[] gaps = java.util.stream.LongStream
+			.concat(Arrays.stream(this.handoffGapsNanos), Arrays.stream(other.handoffGapsNanos))
+			.sorted()
+			.toArray();
 		return new LoadOutcome(this.operations + other.operations, this.writes + other.writes,
 				this.seconds + other.seconds, this.requests + other.requests, this.watchEvents + other.watchEvents,
-				Math.max(this.peakLockNodes, other.peakLockNodes));
+				Math.max(this.peakLockNodes, other.peakLockNodes), gaps);
 	}
 
 	/**
@@ -39,6 +47,15 @@ public record LoadOutcome(long operations, long writes, double seconds, long req
 	 */
 	public double requestsPerOperation() {
 		return (double) this.requests / this.operations;
+	}
+
+	/**
+	 * A percentile of the time from the start of a release to the next grant.
+	 * @param percentile from 0 to 100
+	 * @return microseconds, or {@code NaN} if none was recorded
+	 */
+	public double handoffGapMicros(double percentile) {
+		return HandoffGaps.percentileMicros(this.handoffGapsNanos, percentile);
 	}
 
 	/**

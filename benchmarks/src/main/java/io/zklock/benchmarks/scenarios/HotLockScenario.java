@@ -79,9 +79,13 @@ public final class HotLockScenario implements Scenario {
 		double zklockEvents = herd.get(Library.ZKLOCK).watchEventsPerRelease();
 		context.results().target(Target.atMost("3b. watch events/release, " + scale.herdWaiters() + " waiters",
 				zklockEvents, herd.get(Library.CURATOR).watchEventsPerRelease(), 3, 1.0));
+		// one waiter per release: the release's data change and deletion reach the one persistent watch on
+		// the released node, which the server counts in its data table (change, deletion) and child table
+		// (deletion); no herd means this does not grow with the waiters
 		context.results().check(String.format(Locale.ROOT,
-				"Scenario 3: with %d waiters, one zklock release triggers %.3f watch events (herd-free: at most 1)",
-				scale.herdWaiters(), zklockEvents), zklockEvents <= 1.0 + 1e-9);
+				"Scenario 3: with %d waiters, one zklock release triggers %.3f watch events (herd-free: at most 3, "
+						+ "the data change and the deletion of one persistent watch)",
+				scale.herdWaiters(), zklockEvents), zklockEvents <= 3.0 + 1e-9);
 
 		Comparison curveTable = new Comparison("3c. Handoffs/s by number of clients (the chart's data)",
 				Library.ZKLOCK.displayName(), LoadTables.peers(LIBRARIES));
@@ -96,6 +100,10 @@ public final class HotLockScenario implements Scenario {
 				LoadTables.row(outcomes, LoadOutcome::requestsPerOperation));
 		table.row(Metric.cost("watch events/release (server count)", 3),
 				LoadTables.row(outcomes, LoadOutcome::watchEventsPerRelease));
+		table.row(Metric.cost("release start → next grant p50 (µs)", 0),
+				LoadTables.row(outcomes, (outcome) -> outcome.handoffGapMicros(50)));
+		table.row(Metric.cost("release start → next grant p99 (µs)", 0),
+				LoadTables.row(outcomes, (outcome) -> outcome.handoffGapMicros(99)));
 	}
 
 }

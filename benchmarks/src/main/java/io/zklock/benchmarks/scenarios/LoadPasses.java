@@ -46,8 +46,9 @@ final class LoadPasses {
 			Collections.reverse(order);
 		}
 		outcomes.forEach((library, outcome) -> System.out.printf(Locale.ROOT,
-				"  %-20s %s: %,8.0f ops/s, %.2f requests/op, %.3f watch events/release%s%n", library.displayName(),
-				label, outcome.perSecond(), outcome.requestsPerOperation(), outcome.watchEventsPerRelease(),
+				"  %-20s %s: %,8.0f ops/s, %.2f requests/op, %.3f watch events/release, release → grant p50 %.0f µs p99 %.0f µs%s%n",
+				library.displayName(), label, outcome.perSecond(), outcome.requestsPerOperation(),
+				outcome.watchEventsPerRelease(), outcome.handoffGapMicros(50), outcome.handoffGapMicros(99),
 				(outcome.peakLockNodes() >= 0) ? ", " + outcome.peakLockNodes() + " lock nodes at peak" : ""));
 		return outcomes;
 	}

@@ -13,20 +13,28 @@ import org.jspecify.annotations.Nullable;
  * and watch events ({@link AcquireRound}):
  * <ol>
  * <li>Create one protected {@code EPHEMERAL_SEQUENTIAL} node under CONTAINER parents; its
- * {@code czxid} is the fencing token, its {@code ephemeralOwner} must be the current session.
+ * {@code ephemeralOwner} must be the current session.
  * On a connected client the lock path's listing is sent right behind the create, without
  * waiting (<em>pipelined acquire</em>): ZooKeeper applies a session's requests in order and
  * parks a read behind the session's pending writes (ZOOKEEPER-2024), so that listing is taken
  * after the create. It is used only if it contains our node; otherwise (not connected, Curator
  * re-queued a call, the parent was missing) the path is listed again once the create returned.</li>
- * <li>If nothing blocks us we hold the lock; otherwise watch only the blocking node with
- * {@code getData}, and wait.</li>
- * <li>When that node is deleted (or was gone when the watch was set), and it was the only node
- * blocking us in our last listing, and the session is unchanged since, we hold the lock without
- * listing again (<em>handoff without re-listing</em>): sequence numbers only grow while the
- * parent exists, and the parent cannot be reaped while our node is in it. Otherwise list
- * again and go back to 2.</li>
+ * <li>If nothing blocks us we hold the lock; otherwise watch only the blocking node
+ * ({@link BlockerWatch}), and wait.</li>
+ * <li>When that node is deleted, and it was the only node blocking us in our last listing, and
+ * the session is unchanged since, we hold the lock without listing again (<em>handoff without
+ * re-listing</em>): sequence numbers only grow while the parent exists, and the parent cannot be
+ * reaped while our node is in it. An exclusive blocker is watched with a persistent watch
+ * ({@link HandoffWatch}): if it was deleted by a release after holding ({@link HandoffRelease}:
+ * a data change and a deletion at one zxid), we hold the lock too, whatever stood before it
+ * (<em>handoff without a listing</em>). Otherwise (also when it was gone before the watch was
+ * set) list again and go back to 2.</li>
  * </ol>
+ * The fencing token of a grant is the zxid of the evidence it was decided on: the lock path's
+ * {@code pzxid} in the granting listing's Stat, or the zxid of the deletion event (a watch set
+ * on the ZooKeeper handle itself, {@link RawWatches}; an event without one gets a listing); a
+ * reader whose evidence is not its own create writes its node once and takes that write's zxid
+ * (docs/lock-protocol.md).
  * A round whose node turns out not to be ours (an expired session, a stale follower's listing)
  * deletes it and the attempt queues again at the back with a new round. Nodes with our node's
  * protected id are our own create's ({@link ProtectedNodes}): they never block us and are deleted

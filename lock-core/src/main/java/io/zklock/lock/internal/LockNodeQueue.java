@@ -131,6 +131,19 @@ final class LockNodeQueue {
 		return NodeDeletion.delete(this.client, this.guard, nodePath);
 	}
 
+	/**
+	 * Releases a granted lock node after holding: an exclusive ({@code EXCLUSIVE} or
+	 * {@code WRITE}) node with the release that proves itself to the next waiter
+	 * ({@link HandoffRelease}), a reader's with {@link #delete(String)}.
+	 * @return as {@link #delete(String)}
+	 */
+	ReleaseResult release(String nodePath, LockMode mode) {
+		if (mode == LockMode.READ) {
+			return delete(nodePath);
+		}
+		return HandoffRelease.release(this.client, this.guard, nodePath);
+	}
+
 	/** Deletes an abandoned or foreign node in the background, never blocking; {@code null} is ignored. */
 	void deleteInBackground(@Nullable String nodePath) {
 		this.waiters.deleteInBackground(nodePath);

@@ -6,7 +6,8 @@ import io.zklock.lock.ReleaseResult;
 /**
  * What releasing a {@link HoldHandle} does to its {@link LockHold}: counts one entry down and,
  * with the last, tells the listeners the release starts, unregisters the hold, deletes its lock
- * node and tells the listeners what the delete found; or
+ * node (an exclusive one so that the next waiter needs no listing, {@link HandoffRelease}) and
+ * tells the listeners what the delete found; or
  * detaches a thread entry from its thread. Thread-safe.
  */
 final class LockRelease {
@@ -38,7 +39,7 @@ final class LockRelease {
 		}
 		this.listeners.releasing(hold.target(), hold.fencingToken());
 		this.holds.remove(hold);
-		ReleaseResult result = this.queue.delete(hold.nodePath());
+		ReleaseResult result = this.queue.release(hold.nodePath(), hold.mode());
 		if (lost) {
 			// lost before this release, whatever the delete found (the node may have outlived the
 			// loss, or the delete still waits for a connection): the work under it may have overlapped

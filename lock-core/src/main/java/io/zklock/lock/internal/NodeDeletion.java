@@ -112,7 +112,8 @@ final class NodeDeletion {
 		}
 	}
 
-	private static ReleaseResult resultOf(int resultCode) {
+	/** What a delete's result code says of the release. */
+	static ReleaseResult resultOf(int resultCode) {
 		if (resultCode == KeeperException.Code.OK.intValue()) {
 			return ReleaseResult.RELEASED;
 		}

@@ -25,6 +25,9 @@ final class QueueClient {
 	/** Pending predecessor watches of this client's waiters, by path; see {@link PredecessorWatch}. */
 	private final ConcurrentMap<String, Integer> watchersByPath = new ConcurrentHashMap<>();
 
+	/** Pending persistent watches on exclusive blockers, by path; see {@link HandoffWatch}. */
+	private final ConcurrentMap<String, Integer> persistentWatchersByPath = new ConcurrentHashMap<>();
+
 	QueueClient(CuratorFramework client, SessionGuard guard, NamespaceGate namespace) {
 		this.client = client;
 		this.guard = guard;
@@ -62,6 +65,10 @@ final class QueueClient {
 
 	ConcurrentMap<String, Integer> watchersByPath() {
 		return this.watchersByPath;
+	}
+
+	ConcurrentMap<String, Integer> persistentWatchersByPath() {
+		return this.persistentWatchersByPath;
 	}
 
 	/**

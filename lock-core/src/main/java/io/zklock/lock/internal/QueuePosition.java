@@ -68,6 +68,15 @@ record QueuePosition(boolean listed, @Nullable String blocker, boolean soleBlock
 		return this.listed && this.blocker == null;
 	}
 
+	/**
+	 * Whether the blocker is an exclusive node ({@code EXCLUSIVE}, {@code WRITE} or Curator's
+	 * {@code -lock-}), whose release after holding proves itself; {@code false} if there is none.
+	 */
+	boolean blockerExcludesReaders() {
+		LockMode mode = (this.blocker != null) ? modeOf(this.blocker) : null;
+		return mode != null && mode.excludesReaders();
+	}
+
 	/** The mode of a lock node's name, or {@code null} if the name is not a lock node's. */
 	private static @Nullable LockMode modeOf(String name) {
 		int split = name.length() - SEQUENCE_LENGTH;
