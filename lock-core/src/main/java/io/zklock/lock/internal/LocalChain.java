@@ -76,10 +76,11 @@ final class LocalChain {
 	/**
 	 * Decides what the last release of a hold of this chain's node does.
 	 * @param hold the hold whose last entry went
+	 * @param before its state before that: a node that is not HELD is never handed on
 	 * @param maxHandoffs the most handoffs of one node
 	 * @param maxTime the longest time since the node's grant during which it is handed on
 	 */
-	synchronized Release release(LockHold hold, int maxHandoffs, Duration maxTime) {
+	synchronized Release release(LockHold hold, LockState before, int maxHandoffs, Duration maxTime) {
 		if (this.nodePath == null || !this.nodePath.equals(hold.nodePath())) {
 			return new Release(Release.Kind.NOT_CHAINED, null);
 		}
@@ -90,7 +91,7 @@ final class LocalChain {
 			return new Release(Release.Kind.DELETE, null);
 		}
 		boolean bounded = this.handoffs >= maxHandoffs || System.nanoTime() - this.grantedAtNanos >= maxTime.toNanos();
-		if (bounded || hold.state() != LockState.HELD) {
+		if (bounded || before != LockState.HELD) {
 			// fairness bound reached, or the node may be gone: the node goes, the next waiter queues anew
 			this.nodePath = null;
 			return new Release(Release.Kind.DELETE_THEN_LEAD, next);

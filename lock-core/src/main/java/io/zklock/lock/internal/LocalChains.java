@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentMap;
 import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
+import io.zklock.lock.LockState;
 import io.zklock.lock.LockTarget;
 import io.zklock.lock.internal.LocalWaiter.Turn;
 import org.apache.curator.framework.CuratorFramework;
@@ -153,8 +154,9 @@ final class LocalChains {
 	 * Decides what the last release of a hold does with its node: hand it on (then the caller
 	 * does not delete it) or delete it; {@link AfterRelease#then()} runs once the release is
 	 * reported (the handoff write, or the next waiter's lead).
+	 * @param before the hold's state before its last entry went: only a HELD node is handed on
 	 */
-	AfterRelease release(LockHold hold) {
+	AfterRelease release(LockHold hold, LockState before) {
 		if (!this.settings.enabled() || hold.mode() == LockMode.READ) {
 			return ORDINARY;
 		}
@@ -164,7 +166,7 @@ final class LocalChains {
 		if (chain == null) {
 			return ORDINARY;
 		}
-		LocalChain.Release release = chain.release(hold, this.settings.maxHandoffs(), this.settings.maxTime());
+		LocalChain.Release release = chain.release(hold, before, this.settings.maxHandoffs(), this.settings.maxTime());
 		LocalWaiter next = release.next();
 		return switch (release.kind()) {
 			case NOT_CHAINED -> ORDINARY;

@@ -32,7 +32,8 @@ final class LockRelease {
 	 * @param detached whether the entry's handle was detached from the holder thread
 	 */
 	ReleaseResult release(LockHold hold, boolean detached) {
-		boolean lost = hold.state() == LockState.LOST;
+		LockState before = hold.state();
+		boolean lost = before == LockState.LOST;
 		LockHold.Exit exit = hold.exit(detached);
 		if (exit == LockHold.Exit.LEFT_THREAD) {
 			this.holds.leaveThread(hold);
@@ -43,7 +44,7 @@ final class LockRelease {
 		this.listeners.releasing(hold.target(), hold.fencingToken());
 		this.holds.remove(hold);
 		// a local waiter next in line is handed the node instead (LocalChains), once this release is reported
-		LocalChains.AfterRelease after = this.chains.release(hold);
+		LocalChains.AfterRelease after = this.chains.release(hold, before);
 		ReleaseResult result = after.handedOn() ? ReleaseResult.RELEASED : this.queue.delete(hold.nodePath());
 		if (lost) {
 			// lost before this release, whatever the delete found (the node may have outlived the
