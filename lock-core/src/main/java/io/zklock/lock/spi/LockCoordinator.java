@@ -41,6 +41,8 @@ public final class LockCoordinator implements LockEngine {
 
 	private final LockCore core;
 
+	private final LocalHandoff localHandoff;
+
 	/**
 	 * Creates a coordinator whose lock nodes carry no data.
 	 * @param client a started Curator client; its namespace, if any, contains the lock root
@@ -85,6 +87,7 @@ public final class LockCoordinator implements LockEngine {
 		this.root = new LockRoot(client, rootPath);
 		this.client = client;
 		this.core = new LockCore(client, nodeData, localHandoff);
+		this.localHandoff = localHandoff;
 	}
 
 	/**
@@ -119,6 +122,14 @@ public final class LockCoordinator implements LockEngine {
 	 */
 	public CuratorFramework getClient() {
 		return this.client;
+	}
+
+	/**
+	 * The local-handoff setting this coordinator was made with.
+	 * @return the setting
+	 */
+	public LocalHandoff getLocalHandoff() {
+		return this.localHandoff;
 	}
 
 	/**
