@@ -13,7 +13,8 @@ import io.zklock.lock.LockMode;
  * @param nodeName the node's name, such as {@code "_c_5e1…-lock-0000000007"}
  * @param mode the mode its name marks
  * @param holder whether it holds the lock now; otherwise it waits
- * @param fencingToken its fencing token ({@code czxid})
+ * @param fencingToken the zxid of its last write ({@code mzxid}); a holder's fencing token is at
+ * least this
  * @param createdAt when it was created (queued), on the ZooKeeper server's clock
  * @param ageMillis how long ago it was created, in milliseconds: the hold time of a holder
  * so far plus its wait, or the wait of a waiter so far

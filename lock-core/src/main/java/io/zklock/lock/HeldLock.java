@@ -8,7 +8,7 @@ import java.time.Instant;
  * @param lockPath the lock path, such as {@code "orders/42"}
  * @param lockName the lock's name for metrics, such as {@code "orders"}
  * @param mode the lock node's mode
- * @param fencingToken the lock node's fencing token ({@code czxid})
+ * @param fencingToken the hold's fencing token (a zxid, at least the lock node's {@code czxid})
  * @param nodePath the lock node's full ZooKeeper path inside the namespace
  * @param acquiredAt when the lock node was granted
  * @param owner who owns the hold: a thread, or a call that may be released anywhere

@@ -53,11 +53,16 @@ public interface LockHandle extends AutoCloseable {
 	LockMode mode();
 
 	/**
-	 * The fencing token: the {@code czxid} (creation transaction id) of the lock node. It is
+	 * The fencing token: the ZooKeeper transaction id (zxid) of the evidence the grant was
+	 * decided on: the lock path's {@code pzxid} in the listing that showed the lock node
+	 * unblocked, or the zxid of the deletion that unblocked it; a reader that waited takes the
+	 * zxid of a write of its own node. It is at least the lock node's {@code czxid}, and equal to
+	 * it when the lock was free and no other node joined or left the queue meanwhile. It is
 	 * unique and increases with every grant across the whole ensemble, so a resource that
 	 * refuses writes carrying a token smaller than one it has seen stays safe even when a
 	 * paused holder wakes up after losing its lock (Kleppmann, "How to do distributed
-	 * locking", 2016; Chubby's sequencers).
+	 * locking", 2016; Chubby's sequencers). Why it grows: docs/lock-protocol.md, "The fencing
+	 * token".
 	 * @return the fencing token, a positive ZooKeeper transaction id
 	 */
 	long fencingToken();

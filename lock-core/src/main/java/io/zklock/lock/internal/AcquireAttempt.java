@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * and watch events ({@link AcquireRound}):
  * <ol>
  * <li>Create one protected {@code EPHEMERAL_SEQUENTIAL} node under CONTAINER parents; its
- * {@code czxid} is the fencing token, its {@code ephemeralOwner} must be the current session.
+ * {@code ephemeralOwner} must be the current session.
  * On a connected client the lock path's listing is sent right behind the create, without
  * waiting (<em>pipelined acquire</em>): ZooKeeper applies a session's requests in order and
  * parks a read behind the session's pending writes (ZOOKEEPER-2024), so that listing is taken
@@ -27,6 +27,11 @@ import org.jspecify.annotations.Nullable;
  * parent exists, and the parent cannot be reaped while our node is in it. Otherwise list
  * again and go back to 2.</li>
  * </ol>
+ * The fencing token of a grant is the zxid of the evidence it was decided on: the lock path's
+ * {@code pzxid} in the granting listing's Stat, or the zxid of the deletion event (a watch set
+ * on the ZooKeeper handle itself, {@link RawWatches}; an event without one gets a listing); a
+ * reader whose evidence is not its own create writes its node once and takes that write's zxid
+ * (docs/lock-protocol.md).
  * A round whose node turns out not to be ours (an expired session, a stale follower's listing)
  * deletes it and the attempt queues again at the back with a new round. Nodes with our node's
  * protected id are our own create's ({@link ProtectedNodes}): they never block us and are deleted

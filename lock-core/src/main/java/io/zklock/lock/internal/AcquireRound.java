@@ -40,7 +40,10 @@ final class AcquireRound {
 
 	private boolean awaitingPipelinedListing;
 
-	private @Nullable List<String> pipelinedListing;
+	private @Nullable CuratorEvent pipelined;
+
+	/** The fencing token of the grant: the zxid of its evidence (docs/lock-protocol.md). */
+	private long fencingToken;
 
 	private @Nullable QueuePosition waitingAt;
 
@@ -102,7 +105,7 @@ final class AcquireRound {
 
 	/** The grant of this round's node, decided at connection epoch {@code decidedAt}. */
 	GrantedNode granted(long decidedAt) {
-		return new GrantedNode(this.ourPath, this.ourStat.getCzxid(), this.session, decidedAt);
+		return new GrantedNode(this.ourPath, this.fencingToken, this.session, decidedAt);
 	}
 
 	private void onCreated(CuratorEvent event) {
@@ -161,22 +164,23 @@ final class AcquireRound {
 		this.ourStat = stat;
 		this.session = sessionId;
 		if (!this.awaitingPipelinedListing) {
-			evaluateOrList(this.pipelinedListing);
+			evaluateOrList();
 		}
 	}
 
 	private void onPipelinedListing(CuratorEvent event) {
 		this.awaitingPipelinedListing = false;
-		this.pipelinedListing = LockNodeCalls.isOk(event) ? event.getChildren() : null;
+		this.pipelined = event;
 		if (this.ourStat != null) {
-			evaluateOrList(this.pipelinedListing);
+			evaluateOrList();
 		}
 	}
 
-	/** Decides from a pipelined listing that contains our node; else lists again. */
-	private void evaluateOrList(@Nullable List<String> pipelined) {
-		if (pipelined != null && pipelined.contains(ourName())) {
-			evaluate(pipelined);
+	/** Decides from the pipelined listing if it contains our node; else lists again. */
+	private void evaluateOrList() {
+		CuratorEvent listing = this.pipelined;
+		if (listing != null && LockNodeCalls.isOk(listing) && listing.getChildren().contains(ourName())) {
+			evaluate(listing.getChildren(), listing.getStat());
 		}
 		else {
 			list();
@@ -189,10 +193,11 @@ final class AcquireRound {
 
 	private void onListing(CuratorEvent event) {
 		// NoNode: the parent is gone, so our node is too (it died with its session)
-		route(event, this::requeue, () -> evaluate(event.getChildren()));
+		route(event, this::requeue, () -> evaluate(event.getChildren(), event.getStat()));
 	}
 
-	private void evaluate(List<String> children) {
+	/** Decides from a listing taken after our create; {@code parent}: the lock path's Stat with it. */
+	private void evaluate(List<String> children, Stat parent) {
 		QueuePosition position = QueuePosition.of(children, ourName());
 		if (!position.listed() || this.queue.sessionId() != this.session) {
 			// our node died with an expired session (a lagging follower may still list it):
@@ -204,7 +209,8 @@ final class AcquireRound {
 		List<String> duplicates = position.duplicates();
 		this.attempt.looked(duplicates.isEmpty() ? duplicates : duplicates.stream().map(this.calls::lockNodePath).toList());
 		if (position.holds()) {
-			this.attempt.grant();
+			// the evidence: the zxid of the last change of the queue this listing shows
+			grantOn(parent.getPzxid());
 		}
 		else if (this.attempt.isPastDeadline()) {
 			this.attempt.end(null);
@@ -212,36 +218,21 @@ final class AcquireRound {
 		else {
 			this.waitingAt = position;
 			String blockerPath = this.calls.lockNodePath(position.blocker());
-			this.attempt.send(() -> this.watch.watch(blockerPath, ifCurrent((event) -> onWatchSet(blockerPath, event))));
+			// NoNode: gone before the watch was set, so no event and no zxid to grant on; OK: wait
+			this.attempt.send(() -> this.watch.watch(blockerPath, this.attempt.ifCurrentCode(this,
+					(rc) -> this.attempt.route(rc, blockerPath, () -> blockerMissed(blockerPath), () -> {
+					}))));
 		}
 	}
 
-	private void onWatchSet(String path, CuratorEvent event) {
-		route(event, () -> {
-			this.watch.fired(path);
-			blockerGone(path);
-		}, () -> {
-			// the watch is set: wait for it
-		});
+	private void blockerMissed(String path) {
+		this.watch.fired(path);
+		list();
 	}
 
-	/**
-	 * Routes a reply: NoNode to {@code onNoNode}; a connection problem to looking again once
-	 * connected; any other failure ends the attempt; success to {@code onOk}.
-	 */
+	/** Routes a reply ({@link RoundOwner#route}). */
 	private void route(CuratorEvent event, Runnable onNoNode, Runnable onOk) {
-		if (LockNodeCalls.isNoNode(event)) {
-			onNoNode.run();
-		}
-		else if (LockNodeCalls.isConnectionProblem(event)) {
-			this.attempt.lookAgainWhenConnected();
-		}
-		else if (!LockNodeCalls.isOk(event)) {
-			this.attempt.end(LockNodeCalls.failure(event));
-		}
-		else {
-			onOk.run();
-		}
+		this.attempt.route(event.getResultCode(), event.getPath(), onNoNode, onOk);
 	}
 
 	private void onWatchEvent(WatchedEvent event) {
@@ -256,7 +247,7 @@ final class AcquireRound {
 			return;
 		}
 		if (event.getType() == EventType.NodeDeleted && event.getPath() != null) {
-			blockerGone(event.getPath());
+			blockerGone(event.getPath(), event.getZxid());
 		}
 		else {
 			// a data change (say Curator's revocation request) consumed the watch: look again
@@ -264,16 +255,33 @@ final class AcquireRound {
 		}
 	}
 
-	/** Handoff without re-listing when the deleted node was our only blocker; else list again. */
-	private void blockerGone(String path) {
+	/**
+	 * Handoff without re-listing when the node deleted at zxid {@code zxid} was our only blocker
+	 * (the event's zxid is the evidence; a server that sends none gets a listing); else list again.
+	 */
+	private void blockerGone(String path, long zxid) {
 		QueuePosition position = this.waitingAt;
 		if (position != null && position.soleBlocker() && path.equals(this.calls.lockNodePath(position.blocker()))
-				&& this.queue.sessionId() == this.session) {
-			this.attempt.grant();
+				&& this.queue.sessionId() == this.session && zxid > 0) {
+			grantOn(zxid);
 		}
 		else {
 			list();
 		}
+	}
+
+	/** Grants on evidence at zxid {@code evidence}; a reader that waited takes its own write's zxid. */
+	private void grantOn(long evidence) {
+		this.fencingToken = evidence;
+		if (!this.calls.needsOwnWrite(evidence, this.ourStat)) {
+			this.attempt.grant();
+			return;
+		}
+		this.attempt.send(() -> this.calls.rewrite(this.ourPath,
+				ifCurrent((event) -> route(event, this::requeue, () -> {
+					this.ourStat = event.getStat();
+					grantOn(event.getStat().getMzxid());
+				}))));
 	}
 
 	private void requeue() {
@@ -281,13 +289,8 @@ final class AcquireRound {
 		this.attempt.newRound();
 	}
 
-	/** A reply handler that runs {@code step} under the attempt's lock, while this round is current. */
 	private BackgroundCallback ifCurrent(Consumer<CuratorEvent> step) {
-		return (client, event) -> this.attempt.locked(() -> {
-			if (this.attempt.isCurrent(this)) {
-				step.accept(event);
-			}
-		});
+		return this.attempt.ifCurrent(this, step);
 	}
 
 	private String ourName() {

@@ -7,11 +7,13 @@ import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 
 /**
  * The ZooKeeper requests of one acquire, all sent with Curator's background API (nothing here
  * waits for a reply): the protected {@code EPHEMERAL_SEQUENTIAL} create of a lock node under
- * CONTAINER parents, the listing of the lock path, and the read of a lock node's {@code Stat}.
+ * CONTAINER parents, the listing of the lock path, the read of a lock node's {@code Stat}, and
+ * a reader's write of its own node for its fencing token.
  */
 final class LockNodeCalls {
 
@@ -21,6 +23,8 @@ final class LockNodeCalls {
 	private final CuratorFramework client;
 
 	private final String basePath;
+
+	private final LockMode mode;
 
 	private final String nodePrefix;
 
@@ -32,6 +36,7 @@ final class LockNodeCalls {
 	LockNodeCalls(CuratorFramework client, String basePath, LockMode mode, byte[] nodeData) {
 		this.client = client;
 		this.basePath = basePath;
+		this.mode = mode;
 		this.nodePrefix = ZKPaths.makePath(basePath, mode.nodeMarker());
 		this.nodeData = nodeData;
 	}
@@ -87,6 +92,21 @@ final class LockNodeCalls {
 	/** Reads a node's Stat. */
 	void stat(String nodePath, BackgroundCallback reply) throws Exception {
 		this.client.checkExists().inBackground(reply).forPath(nodePath);
+	}
+
+	/**
+	 * Whether a grant decided on evidence at zxid {@code evidence} takes its fencing token from a
+	 * write of our node ({@link #rewrite}): a reader's does, unless the evidence is a write of its
+	 * own node ({@code own}: its create, or that rewrite), since readers granted on the same
+	 * evidence must not share a token (docs/lock-protocol.md).
+	 */
+	boolean needsOwnWrite(long evidence, Stat own) {
+		return this.mode == LockMode.READ && evidence != own.getCzxid() && evidence != own.getMzxid();
+	}
+
+	/** Writes our node's data again, unchanged; the reply's Stat carries the write's {@code mzxid}. */
+	void rewrite(String nodePath, BackgroundCallback reply) throws Exception {
+		this.client.setData().inBackground(reply).forPath(nodePath, this.nodeData);
 	}
 
 	String lockNodePath(String nodeName) {

@@ -4,14 +4,16 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentMap;
 
+import java.util.function.IntConsumer;
+
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.zookeeper.Watcher;
 
 /**
  * The data watches one round of an acquire sets on the nodes it waits for, and their removal
- * when the round ends without them firing. All calls are sent with Curator's background API:
- * nothing here blocks.
+ * when the round ends without them firing. The watches are set on the ZooKeeper handle itself
+ * ({@link RawWatches}), so that their events carry the zxid of the change, the fencing token of
+ * a grant decided on them; everything is asynchronous: nothing here blocks.
  *
  * <p>
  * The server keeps one data watch per session and path, however many watcher objects the
@@ -26,6 +28,9 @@ final class PredecessorWatch {
 
 	private final ConcurrentMap<String, Integer> watchersByPath;
 
+	private final RawWatches raw;
+
+	/** The watcher registered with ZooKeeper: passes events on with paths inside the namespace. */
 	private final Watcher watcher;
 
 	private final Set<String> pendingPaths = new HashSet<>();
@@ -39,21 +44,23 @@ final class PredecessorWatch {
 	PredecessorWatch(CuratorFramework client, ConcurrentMap<String, Integer> watchersByPath, Watcher watcher) {
 		this.client = client;
 		this.watchersByPath = watchersByPath;
-		this.watcher = watcher;
+		this.raw = new RawWatches(client);
+		this.watcher = this.raw.unfixing(watcher);
 	}
 
 	/**
-	 * Sets a data watch on {@code path} with {@code getData}; {@code reply} learns whether the
-	 * node still existed (NoNode: no watch was left on the server; call {@link #fired(String)}).
+	 * Sets a data watch on {@code path} with {@code getData}; {@code reply} gets the result code:
+	 * whether the node still existed (NoNode: no watch was left on the server; call
+	 * {@link #fired(String)}).
 	 */
-	void watch(String path, BackgroundCallback reply) throws Exception {
+	void watch(String path, IntConsumer reply) {
 		// noted before the call: the watch may be set on the server even if the reply is lost
 		synchronized (this) {
 			if (this.pendingPaths.add(path)) {
 				this.watchersByPath.merge(path, 1, Integer::sum);
 			}
 		}
-		this.client.getData().usingWatcher(this.watcher).inBackground(reply).forPath(path);
+		this.raw.getData(path, this.watcher, reply);
 	}
 
 	/** The watch on {@code path} fired, or was never set: it no longer needs removing. */
@@ -85,8 +92,7 @@ final class PredecessorWatch {
 				}
 				else {
 					// others still wait on the path: drop only ours, locally
-					this.client.watchers().remove(this.watcher).ofType(Watcher.WatcherType.Data).quietly()
-						.inBackground().forPath(path);
+					this.raw.remove(path, this.watcher, Watcher.WatcherType.Data);
 				}
 			}
 			catch (Exception ex) {

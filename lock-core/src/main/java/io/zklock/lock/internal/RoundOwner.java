@@ -1,7 +1,12 @@
 package io.zklock.lock.internal;
 
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -49,6 +54,45 @@ interface RoundOwner<R> {
 
 	/** Ends the attempt without a grant: given up ({@code error == null}) or failed. */
 	void end(@Nullable Exception error);
+
+	/**
+	 * Routes the result code of a reply about {@code path}: NoNode to {@code onNoNode}; a
+	 * connection problem to looking again once connected; any other failure ends the attempt;
+	 * success to {@code onOk}.
+	 */
+	default void route(int resultCode, @Nullable String path, Runnable onNoNode, Runnable onOk) {
+		KeeperException.Code code = KeeperException.Code.get(resultCode);
+		if (code == KeeperException.Code.NONODE) {
+			onNoNode.run();
+		}
+		else if (LockNodeCalls.isConnectionProblem(code)) {
+			lookAgainWhenConnected();
+		}
+		else if (code != KeeperException.Code.OK) {
+			end(KeeperException.create(code, path));
+		}
+		else {
+			onOk.run();
+		}
+	}
+
+	/** A reply handler that runs {@code step} under the attempt's lock, while {@code round} is current. */
+	default BackgroundCallback ifCurrent(R round, Consumer<CuratorEvent> step) {
+		return (client, event) -> ifCurrentRun(round, () -> step.accept(event));
+	}
+
+	/** A handler of a reply's result code that runs {@code step} under the lock, while {@code round} is current. */
+	default IntConsumer ifCurrentCode(R round, IntConsumer step) {
+		return (resultCode) -> ifCurrentRun(round, () -> step.accept(resultCode));
+	}
+
+	private void ifCurrentRun(R round, Runnable step) {
+		locked(() -> {
+			if (isCurrent(round)) {
+				step.run();
+			}
+		});
+	}
 
 	/** A background call that may fail while being sent (the client is closing). */
 	@FunctionalInterface

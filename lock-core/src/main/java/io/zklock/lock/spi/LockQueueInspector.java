@@ -84,7 +84,7 @@ public final class LockQueueInspector {
 				continue;
 			}
 			nodes.add(new QueuedNode(name.name(), name.mode(), Long.parseLong(name.sequence()),
-					LockNodeName.blocker(queue, i) == null, stat.getCzxid(), Instant.ofEpochMilli(stat.getCtime()),
+					LockNodeName.blocker(queue, i) == null, stat.getMzxid(), Instant.ofEpochMilli(stat.getCtime()),
 					stat.getEphemeralOwner(), (data != null) ? new String(data, StandardCharsets.UTF_8) : ""));
 		}
 		return nodes;

@@ -12,7 +12,9 @@ import io.zklock.lock.LockMode;
  * @param mode the mode its name marks
  * @param sequence its sequence number (the name's ten-digit suffix), which orders the queue
  * @param holder whether it holds the lock now (nothing it must wait for precedes it)
- * @param fencingToken its {@code czxid}
+ * @param fencingToken the zxid of its last write ({@code mzxid}: its create, or the write a
+ * holder took its token from): a holder's fencing token is at least this, and equal to it when the
+ * lock was free when it queued
  * @param createdAt its creation time, from the server's clock
  * @param sessionId the session that owns it ({@code ephemeralOwner})
  * @param data the text its data carries (for example an instance id), empty if none
