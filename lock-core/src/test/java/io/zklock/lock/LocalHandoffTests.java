@@ -265,6 +265,32 @@ class LocalHandoffTests extends ZkServerTest {
 	}
 
 	@Test
+	void shouldIncreaseTokensStrictlyAcrossLocalAndRemoteHolders() throws Exception {
+		List<LockCoordinator> engines = List.of(coordinator(new LocalHandoff(true, 5, Duration.ofMillis(30))),
+				coordinator(new LocalHandoff(true, 5, Duration.ofMillis(30))), coordinator(LocalHandoff.off()));
+		List<Long> tokens = new CopyOnWriteArrayList<>();
+		List<String> nodes = new CopyOnWriteArrayList<>();
+		List<CompletableFuture<?>> workers = new ArrayList<>();
+		for (LockCoordinator engine : engines) {
+			for (int i = 0; i < 3; i++) {
+				LockMode mode = (i == 0) ? LockMode.WRITE : LockMode.EXCLUSIVE;
+				workers.add(CompletableFuture.runAsync(() -> {
+					for (int round = 0; round < 30; round++) {
+						try (LockHandle handle = engine.acquire(LockRequest.of("cohort/tokens", mode)).orElseThrow()) {
+							tokens.add(handle.fencingToken());
+							nodes.add(handle.nodePath());
+						}
+					}
+				}, this.threads));
+			}
+		}
+		CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(50, TimeUnit.SECONDS);
+		assertThat(tokens).hasSize(270).isSorted().doesNotHaveDuplicates();
+		assertThat(nodes.stream().distinct().count()).as("nodes: fewer than grants, so handoffs happened")
+			.isLessThan(270);
+	}
+
+	@Test
 	void shouldExcludeACuratorMutexOnTheSamePath() throws Exception {
 		LockCoordinator engine = coordinator(new LocalHandoff(true, 4, Duration.ofMillis(50)));
 		InterProcessMutex curator = new InterProcessMutex(this.clients.newClient(), basePath("cohort/interop"));
