@@ -1,5 +1,7 @@
 package io.zklock.benchmarks.load;
 
+import java.util.List;
+
 /**
  * What a contended load run measured in its window.
  *
@@ -10,9 +12,39 @@ package io.zklock.benchmarks.load;
  * the lock-node observer's own requests taken out
  * @param watchEvents watchers the server triggered in the window
  * @param peakLockNodes the most lock nodes seen under the lock path at once, or -1 if not observed
+ * @param remoteWaits the waits of the remote probe (one more client, one thread, acquiring now and
+ * then against the load), in nanoseconds; empty without a probe
  */
 public record LoadOutcome(long operations, long writes, double seconds, long requests, long watchEvents,
-		int peakLockNodes) {
+		int peakLockNodes, List<Long> remoteWaits) {
+
+	/**
+	 * An outcome without a remote probe.
+	 * @param operations lock acquisitions completed
+	 * @param writes of those, write or exclusive acquisitions
+	 * @param seconds the window's length
+	 * @param requests requests the server received in the window
+	 * @param watchEvents watchers the server triggered in the window
+	 * @param peakLockNodes the most lock nodes seen at once, or -1
+	 */
+	public LoadOutcome(long operations, long writes, double seconds, long requests, long watchEvents,
+			int peakLockNodes) {
+		this(operations, writes, seconds, requests, watchEvents, peakLockNodes, List.of());
+	}
+
+	/**
+	 * A percentile of the remote probe's waits.
+	 * @param percentile such as 0.99
+	 * @return the wait in milliseconds, or NaN without a probe
+	 */
+	public double remoteWaitMillis(double percentile) {
+		if (this.remoteWaits.isEmpty()) {
+			return Double.NaN;
+		}
+		List<Long> sorted = this.remoteWaits.stream().sorted().toList();
+		int index = (int) Math.min(sorted.size() - 1, Math.ceil(percentile * sorted.size()) - 1);
+		return sorted.get(Math.max(0, index)) / 1e6;
+	}
 
 	/**
 	 * The outcome of two windows together, as if they were one.
@@ -22,7 +54,8 @@ public record LoadOutcome(long operations, long writes, double seconds, long req
 	public LoadOutcome plus(LoadOutcome other) {
 		return new LoadOutcome(this.operations + other.operations, this.writes + other.writes,
 				this.seconds + other.seconds, this.requests + other.requests, this.watchEvents + other.watchEvents,
-				Math.max(this.peakLockNodes, other.peakLockNodes));
+				Math.max(this.peakLockNodes, other.peakLockNodes),
+				java.util.stream.Stream.concat(this.remoteWaits.stream(), other.remoteWaits.stream()).toList());
 	}
 
 	/**
