@@ -81,7 +81,7 @@ class NoFaultExclusionTests {
 	}
 
 	private void run(String test, String lockPath, CallShape shape) throws Exception {
-		Figures figures = new Figures(test).ensemble(this.lab.ensemble().description());
+		Figures figures = new Figures(this.lab.label(test)).ensemble(this.lab.ensemble().description());
 		try {
 			NoFaultScenario.run(this.lab, lockPath, 4, 4, 2000, shape, figures);
 		}

@@ -344,6 +344,29 @@ class LocalHandoffTests extends ZkServerTest {
 	}
 
 	@Test
+	void shouldRefuseLocalWaitersOnceGrantingStopsAndLeaveNoNode() throws Exception {
+		LockCoordinator engine = coordinator(LONG_CHAINS);
+		CuratorFramework observer = this.clients.newClient();
+		LockHandle held = engine.acquire(LockRequest.of("cohort/stop", LockMode.EXCLUSIVE)).orElseThrow();
+		List<Future<LockHandle>> waiters = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			waiters.add(this.threads.submit(() -> engine.acquire(LockRequest.of("cohort/stop", LockMode.EXCLUSIVE))
+				.orElseThrow()));
+		}
+		awaitWaiting(engine, 2);
+		engine.stopGranting("the test is shutting down");
+		held.release();
+		for (Future<LockHandle> waiter : waiters) {
+			assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> waiter.get(20, TimeUnit.SECONDS)))
+				.hasRootCauseInstanceOf(LockAcquisitionException.class)
+				.rootCause()
+				.hasMessageContaining("the test is shutting down");
+		}
+		await().atMost(AWAIT).until(() -> lockNodes(observer, "cohort/stop").isEmpty());
+		assertThat(engine.getHeldLocks()).isEmpty();
+	}
+
+	@Test
 	void shouldTakeTheOrdinaryPathWhenOff() throws Exception {
 		LockCoordinator engine = coordinator(LocalHandoff.off());
 		CuratorFramework observer = this.clients.newClient();

@@ -91,9 +91,18 @@ final class LocalChains {
 			chain.nodeLost();
 			this.queue.deleteInBackground(node.nodePath());
 		}
-		if (!leads[0] && deadline.hasPassed()) {
-			passLead(key, chain);
-			return null;
+		if (!leads[0]) {
+			if (deadline.hasPassed()) {
+				passLead(key, chain);
+				return null;
+			}
+			try {
+				checkGranting.run();
+			}
+			catch (RuntimeException ex) {
+				passLead(key, chain);
+				throw ex;
+			}
 		}
 		return lead(key, chain, ordinary);
 	}
