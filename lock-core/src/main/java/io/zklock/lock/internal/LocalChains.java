@@ -36,6 +36,9 @@ final class LocalChains {
 
 	private final SessionGuard guard;
 
+	/** Handoff writes kept in flight or ready ahead of the releases of a held node. */
+	private static final int WRITES_AHEAD = 3;
+
 	private final ConcurrentMap<Key, LocalChain> chains = new ConcurrentHashMap<>();
 
 	LocalChains(LocalHandoff settings, CuratorFramework client, HoldRegistry holds, LockNodeQueue queue,
@@ -70,6 +73,10 @@ final class LocalChains {
 			leads[0] = joined.join(waiter);
 			return joined;
 		});
+		if (!leads[0]) {
+			// a write for this waiter goes out while the node is held, so that its turn finds its token ready
+			pump(key, chain);
+		}
 		Turn turn = leads[0] ? Turn.LEAD : awaitTurn(key, chain, waiter, deadline, request.isInterruptible());
 		if (turn == null) {
 			return null;
@@ -115,7 +122,8 @@ final class LocalChains {
 		}
 		finally {
 			if (hold != null) {
-				chain.started(hold.nodePath());
+				chain.started(hold.nodePath(), hold.fencingToken(), hold.sessionId());
+				pump(key, chain);
 			}
 			else {
 				passLead(key, chain);
@@ -184,26 +192,49 @@ final class LocalChains {
 				chain.lead(next);
 				forgetIfIdle(key, chain);
 			});
-			case HAND_ON -> handOn(key, chain, basePath, hold, next);
+			case HAND_ON -> handOn(key, chain, hold, next);
 		};
 	}
 
-	private AfterRelease handOn(Key key, LocalChain chain, String basePath, LockHold hold, LocalWaiter next) {
+	private AfterRelease handOn(Key key, LocalChain chain, LockHold hold, LocalWaiter next) {
 		String nodePath = hold.nodePath();
-		long sessionId = hold.sessionId();
-		// read before the write: a connection event before its reply starts the next hold in doubt
-		long decidedAt = this.guard.epoch();
-		return new AfterRelease(true, () -> HandoffWrite.send(this.client, basePath, nodePath,
-				(token) -> {
-					GrantedNode handed = new GrantedNode(nodePath, token, sessionId, decidedAt);
-					dropIfLast(key, chain, chain.hand(next, handed), handed);
-				},
-				() -> {
-					chain.nodeLost();
+		return new AfterRelease(true, () -> {
+			LocalChain.HandOn outcome = chain.handOn(next);
+			if (outcome == LocalChain.HandOn.DELETE) {
+				this.queue.deleteInBackground(nodePath);
+				forgetIfIdle(key, chain);
+			}
+			else if (outcome == LocalChain.HandOn.LEAD) {
+				this.queue.deleteInBackground(nodePath);
+				chain.lead(next);
+				forgetIfIdle(key, chain);
+			}
+			else {
+				pump(key, chain);
+			}
+		});
+	}
+
+	/** Sends the handoff writes the chain wants now (see {@link LocalChain#reserveWrites}). */
+	private void pump(Key key, LocalChain chain) {
+		LocalChain.Writes writes = chain.reserveWrites(WRITES_AHEAD, this.settings.maxHandoffs());
+		String nodePath = writes.nodePath();
+		long sessionId = writes.sessionId();
+		for (int i = 0; i < writes.count(); i++) {
+			// read before the write: a connection event before its reply starts the next hold in doubt
+			long decidedAt = this.guard.epoch();
+			HandoffWrite.send(this.client, key.basePath(), nodePath, (token) -> {
+				GrantedNode handed = new GrantedNode(nodePath, token, sessionId, decidedAt);
+				dropIfLast(key, chain, chain.written(handed), handed);
+			}, () -> {
+				LocalWaiter next = chain.writeFailed(nodePath);
+				if (next != null) {
 					this.queue.deleteInBackground(nodePath);
 					chain.lead(next);
 					forgetIfIdle(key, chain);
-				}));
+				}
+			});
+		}
 	}
 
 	private void dropIfLast(Key key, LocalChain chain, boolean noWaiterLeft, GrantedNode node) {
