@@ -15,7 +15,7 @@ public class LocalHandoffProperties {
 	 * Whether EXCLUSIVE and WRITE acquires of this application for one lock path share one lock
 	 * node, handed from holder to the next local waiter with one ZooKeeper write.
 	 */
-	private boolean enabled = false;
+	private boolean enabled = true;
 
 	/**
 	 * Most handoffs of one lock node before it is released and the local waiters queue again

@@ -44,7 +44,8 @@ public final class LockCoordinator implements LockEngine {
 	private final LocalHandoff localHandoff;
 
 	/**
-	 * Creates a coordinator whose lock nodes carry no data.
+	 * Creates a coordinator whose lock nodes carry no data, with local handoff as
+	 * {@link LocalHandoff#defaults()} says (on).
 	 * @param client a started Curator client; its namespace, if any, contains the lock root
 	 * @param rootPath the lock root, such as {@code "/locks"}
 	 * @throws IllegalArgumentException if the lock root is not a valid ZooKeeper path
@@ -54,7 +55,7 @@ public final class LockCoordinator implements LockEngine {
 	}
 
 	/**
-	 * Creates a coordinator.
+	 * Creates a coordinator with local handoff as {@link LocalHandoff#defaults()} says (on).
 	 * @param client a started Curator client; its namespace, if any, contains the lock root
 	 * @param rootPath the lock root, such as {@code "/locks"}
 	 * @param nodeData the bytes every lock node carries, for example an instance id; never
