@@ -106,6 +106,8 @@ class LocalHandoffTests extends ZkServerTest {
 		LockHandle writer = engine.acquire(LockRequest.of("cohort/modes", LockMode.WRITE)).orElseThrow();
 		Future<LockHandle> reader = this.threads.submit(() -> engine.acquire(LockRequest.of("cohort/modes",
 				LockMode.READ)).orElseThrow());
+		// the reader's node first, so that the EXCLUSIVE node queues behind it
+		await().atMost(AWAIT).until(() -> lockNodes(observer, "cohort/modes").size() == 2);
 		Future<LockHandle> exclusive = this.threads.submit(() -> engine.acquire(LockRequest.of("cohort/modes",
 				LockMode.EXCLUSIVE)).orElseThrow());
 		await().atMost(AWAIT).until(() -> lockNodes(observer, "cohort/modes").size() == 3);
