@@ -15,7 +15,7 @@ public class LocalHandoffProperties {
 	 * Whether EXCLUSIVE and WRITE acquires of this application for one lock path share one lock
 	 * node, handed from holder to the next local waiter with one ZooKeeper write.
 	 */
-	private boolean enabled = true;
+	private boolean enabled = false;
 
 	/**
 	 * Most handoffs of one lock node before it is released and the local waiters queue again

@@ -69,14 +69,15 @@ public record LocalHandoff(boolean enabled, int maxHandoffs, Duration maxTime) {
 	}
 
 	/**
-	 * The setting a lock engine uses when none is given: on, with the default bounds (chosen from
-	 * zklock's benchmarks, issue 23: about 20 times Curator's handoffs per second with 8 threads in
-	 * each of 4 processes, at 1.15 ZooKeeper requests per handoff, and no longer a median wait for
-	 * another process's waiter than without it).
-	 * @return {@link #on()}
+	 * The setting a lock engine uses when none is given: off for now. zklock's benchmarks (issue 23)
+	 * favour on (about 18-20 times Curator's handoffs per second with 8 threads in each of 4
+	 * processes, at 1.15 ZooKeeper requests per handoff); what on changes is the queue's shape (one
+	 * lock node per process and lock path instead of one per waiting thread) and the order across
+	 * processes (a process's own waiters may pass another process's earlier waiter, up to the bound).
+	 * @return {@link #off()}
 	 */
 	public static LocalHandoff defaults() {
-		return on();
+		return off();
 	}
 
 }

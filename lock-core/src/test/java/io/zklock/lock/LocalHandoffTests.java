@@ -40,7 +40,8 @@ class LocalHandoffTests extends ZkServerTest {
 	/** Bounds no test reaches, so that a slow machine never ends a chain by time. */
 	private static final LocalHandoff LONG_CHAINS = new LocalHandoff(true, 1000, Duration.ofMinutes(1));
 
-	private final ExecutorService threads = Executors.newCachedThreadPool();
+	/** This test's threads, named so that only they are looked at (other classes may leave threads). */
+	private final ExecutorService threads = Executors.newCachedThreadPool((task) -> new Thread(task, "cohort-test"));
 
 	@AfterEach
 	void stopThreads() {
@@ -160,8 +161,9 @@ class LocalHandoffTests extends ZkServerTest {
 		awaitWaiting(engine, 1);
 		interrupted.cancel(true);
 		// released once the interrupt has taken it out of the FIFO (a grant racing an interrupt wins)
-		await().atMost(AWAIT).until(() -> Thread.getAllStackTraces().keySet().stream().noneMatch(
-				LocalHandoffTests::isInLocalWait));
+		await().atMost(AWAIT).until(() -> Thread.getAllStackTraces().keySet().stream()
+			.filter((thread) -> thread.getName().equals("cohort-test"))
+			.noneMatch(LocalHandoffTests::isInLocalWait));
 		held.release();
 		await().atMost(AWAIT).until(() -> lockNodes(observer, "cohort/give-up").isEmpty());
 		assertThat(engine.getHeldLocks()).isEmpty();
@@ -389,6 +391,7 @@ class LocalHandoffTests extends ZkServerTest {
 	/** Waits until {@code count} pool threads are parked (waiting in the local FIFO). */
 	private void awaitWaiting(LockCoordinator engine, int count) {
 		await().atMost(AWAIT).until(() -> Thread.getAllStackTraces().keySet().stream()
+			.filter((thread) -> thread.getName().equals("cohort-test"))
 			.filter((thread) -> isInLocalWait(thread))
 			.count() >= count);
 	}

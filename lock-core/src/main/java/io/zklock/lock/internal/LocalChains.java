@@ -225,7 +225,13 @@ final class LocalChains {
 			long decidedAt = this.guard.epoch();
 			HandoffWrite.send(this.client, key.basePath(), nodePath, (token) -> {
 				GrantedNode handed = new GrantedNode(nodePath, token, sessionId, decidedAt);
-				dropIfLast(key, chain, chain.written(handed), handed);
+				if (chain.written(handed)) {
+					dropIfLast(key, chain, true, handed);
+				}
+				else {
+					// keeps writes ahead (and one for a pending handoff whose write was dropped)
+					pump(key, chain);
+				}
 			}, () -> {
 				LocalWaiter next = chain.writeFailed(nodePath);
 				if (next != null) {

@@ -45,7 +45,7 @@ public final class LockCoordinator implements LockEngine {
 
 	/**
 	 * Creates a coordinator whose lock nodes carry no data, with local handoff as
-	 * {@link LocalHandoff#defaults()} says (on).
+	 * {@link LocalHandoff#defaults()} says (off).
 	 * @param client a started Curator client; its namespace, if any, contains the lock root
 	 * @param rootPath the lock root, such as {@code "/locks"}
 	 * @throws IllegalArgumentException if the lock root is not a valid ZooKeeper path
@@ -55,7 +55,7 @@ public final class LockCoordinator implements LockEngine {
 	}
 
 	/**
-	 * Creates a coordinator with local handoff as {@link LocalHandoff#defaults()} says (on).
+	 * Creates a coordinator with local handoff as {@link LocalHandoff#defaults()} says (off).
 	 * @param client a started Curator client; its namespace, if any, contains the lock root
 	 * @param rootPath the lock root, such as {@code "/locks"}
 	 * @param nodeData the bytes every lock node carries, for example an instance id; never
