@@ -55,9 +55,14 @@ class EnsembleChurnTests {
 
 	private int holderMember;
 
+	/** Whether the contenders hand held lock nodes to their own waiters; on in the subclass. */
+	protected boolean localHandoff() {
+		return false;
+	}
+
 	@BeforeAll
 	void startEnsemble() throws Exception {
-		this.lab = new FaultLab("5-ensemble-churn", new InProcessEnsemble(3), SESSION_TIMEOUT);
+		this.lab = new FaultLab("5-ensemble-churn", new InProcessEnsemble(3), SESSION_TIMEOUT, localHandoff());
 	}
 
 	@AfterAll
@@ -67,7 +72,7 @@ class EnsembleChurnTests {
 
 	@Test
 	void shouldKeepLocksSafeAndLiveThroughMemberCrashesLeaderCrashAndQuorumLoss() throws Exception {
-		Figures figures = new Figures("5 ensemble churn").ensemble(this.lab.ensemble().description());
+		Figures figures = new Figures(this.lab.label("5 ensemble churn")).ensemble(this.lab.ensemble().description());
 		try {
 			this.lab.startContenders(3, false);
 			this.lab.runAll(LOCK_PATH, 2, -1, 50, 150, 7);

@@ -35,9 +35,14 @@ class NoFaultExclusionTests {
 
 	private FaultLab lab;
 
+	/** Whether the contenders hand held lock nodes to their own waiters; on in the subclass. */
+	protected boolean localHandoff() {
+		return false;
+	}
+
 	@BeforeAll
 	void startEnsemble() throws Exception {
-		this.lab = new FaultLab("1-no-fault", new InProcessEnsemble(3), SESSION_TIMEOUT);
+		this.lab = new FaultLab("1-no-fault", new InProcessEnsemble(3), SESSION_TIMEOUT, localHandoff());
 	}
 
 	@AfterAll
@@ -66,7 +71,7 @@ class NoFaultExclusionTests {
 	@Test
 	@Order(4)
 	void shouldLeaveNothingBehind() throws Exception {
-		Figures figures = new Figures("1 no faults, hygiene").ensemble(this.lab.ensemble().description());
+		Figures figures = new Figures(this.lab.label("1 no faults, hygiene")).ensemble(this.lab.ensemble().description());
 		try {
 			Hygiene.closeAndAssertNoLeaks(this.lab, figures);
 		}
@@ -76,7 +81,7 @@ class NoFaultExclusionTests {
 	}
 
 	private void run(String test, String lockPath, CallShape shape) throws Exception {
-		Figures figures = new Figures(test).ensemble(this.lab.ensemble().description());
+		Figures figures = new Figures(this.lab.label(test)).ensemble(this.lab.ensemble().description());
 		try {
 			NoFaultScenario.run(this.lab, lockPath, 4, 4, 2000, shape, figures);
 		}

@@ -8,6 +8,7 @@ import org.apache.curator.framework.CuratorFramework;
 import io.zklock.annotation.LockReleaseScheduler;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.SemaphoreByCurator;
 import io.zklock.lock.SharedLockByCurator;
@@ -42,8 +43,9 @@ class LockBeansConfiguration {
 		String instanceId = properties.getInstanceId();
 		byte[] nodeData = (instanceId != null) ? instanceId.getBytes(StandardCharsets.UTF_8) : new byte[0];
 		LockCoordinator coordinator;
+		LocalHandoff localHandoff = properties.getLocalHandoff().toSetting(new ZkLockPropertyChecks(environment));
 		try {
-			coordinator = new LockCoordinator(curatorFramework, properties.getRootPath(), nodeData);
+			coordinator = new LockCoordinator(curatorFramework, properties.getRootPath(), nodeData, localHandoff);
 		}
 		catch (IllegalArgumentException ex) {
 			// "Lock root 'x' is invalid: <rule>": the analysis names the property and value itself

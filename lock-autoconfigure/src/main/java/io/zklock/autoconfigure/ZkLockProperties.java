@@ -82,6 +82,9 @@ public class ZkLockProperties {
 	@NestedConfigurationProperty
 	private final ZooKeeperProperties zookeeper = new ZooKeeperProperties();
 
+	@NestedConfigurationProperty
+	private final LocalHandoffProperties localHandoff = new LocalHandoffProperties();
+
 	/**
 	 * The value of {@code zklock.enabled}.
 	 * @return the value
@@ -248,6 +251,14 @@ public class ZkLockProperties {
 	 */
 	public ZooKeeperProperties getZookeeper() {
 		return this.zookeeper;
+	}
+
+	/**
+	 * The {@code zklock.local-handoff.*} settings.
+	 * @return the settings
+	 */
+	public LocalHandoffProperties getLocalHandoff() {
+		return this.localHandoff;
 	}
 
 }

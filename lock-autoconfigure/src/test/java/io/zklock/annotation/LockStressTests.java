@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -17,8 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.client.FourLetterWordMain;
 import org.apache.zookeeper.server.command.FourLetterCommands;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
@@ -57,7 +59,7 @@ import static org.awaitility.Awaitility.await;
  * real-time token order. Afterwards no lock node, hold or watch is left. The run lasts
  * {@code zklock.stress.duration} (default 20 s).
  */
-@Timeout(180)
+@Timeout(360)
 class LockStressTests extends ZkAnnotationTest {
 
 	private static final Logger logger = LoggerFactory.getLogger(LockStressTests.class);
@@ -66,19 +68,26 @@ class LockStressTests extends ZkAnnotationTest {
 
 	private static final List<String> KEYS = List.of("a", "b");
 
-	private static final Checker checker = new Checker();
+	/** A new one for each run of the test. */
+	private static volatile Checker checker = new Checker();
 
 	private static final ExecutorService completer = Executors.newFixedThreadPool(4);
 
 	private static final AtomicInteger contexts = new AtomicInteger();
 
-	private final ApplicationContextRunner contextRunner = lockingContext()
+	private final ApplicationContextRunner lockingContext = lockingContext()
 		.withUserConfiguration(StressConfiguration.class)
 		.withPropertyValues("zklock.hold-after-cancel=100ms");
 
-	@Test
-	void shouldNeverRunAWriterAlongsideAnyOtherBodyAcrossEveryCallShape() throws Exception {
-		this.contextRunner.run((one) -> this.contextRunner.run((two) -> this.contextRunner.run((three) -> {
+	/** Runs once with local handoff (issue 23) off, once on with bounds the run reaches often. */
+	@ParameterizedTest(name = "local handoff {0}")
+	@ValueSource(booleans = { false, true })
+	void shouldNeverRunAWriterAlongsideAnyOtherBodyAcrossEveryCallShape(boolean localHandoff) throws Exception {
+		checker = new Checker();
+		ApplicationContextRunner contextRunner = this.lockingContext.withPropertyValues(
+				"zklock.local-handoff.enabled=" + localHandoff, "zklock.local-handoff.max-handoffs=6",
+				"zklock.local-handoff.max-time=40ms");
+		contextRunner.run((one) -> contextRunner.run((two) -> contextRunner.run((three) -> {
 			List<ConfigurableApplicationContext> contexts = List.of(one, two, three);
 			List<Thread> workers = new ArrayList<>();
 			long end = System.nanoTime() + DURATION.toNanos();
@@ -96,8 +105,10 @@ class LockStressTests extends ZkAnnotationTest {
 			chaos.join();
 			logger.info("stress: {}", checker);
 			CheckResult bodies = checker.bodies.check();
-			logger.info("stress history: {} bodies, {} overlapping; {} grants reported", bodies.grants(),
-					bodies.overlaps().size(), checker.reported.check().grants());
+			logger.info("stress history (local handoff {}): {} bodies on {} lock nodes, {} overlapping; {} grants "
+					+ "reported, {} token violations", localHandoff, bodies.grants(), checker.nodes.size(),
+					bodies.overlaps().size(), checker.reported.check().grants(),
+					checker.reported.check().violations().size());
 			bodies.assertSafe();
 			checker.reported.check().assertFenced();
 			assertThat(checker.grants.get()).as("grants").isPositive();
@@ -255,6 +266,9 @@ class LockStressTests extends ZkAnnotationTest {
 
 		final AtomicLong grants = new AtomicLong();
 
+		/** The lock nodes the bodies ran under: fewer than the bodies once nodes are handed on. */
+		final Set<String> nodes = ConcurrentHashMap.newKeySet();
+
 		final AtomicInteger interrupts = new AtomicInteger();
 
 		/** Calls whose caller gave up on them: a cancel, a timeout or a take. */
@@ -300,6 +314,7 @@ class LockStressTests extends ZkAnnotationTest {
 		/** A body starts under the given lock. */
 		Body enter(LockHandle lock, String shape) {
 			this.grants.incrementAndGet();
+			this.nodes.add(lock.nodePath());
 			return new Body(this.bodies.enter(shape, lock));
 		}
 

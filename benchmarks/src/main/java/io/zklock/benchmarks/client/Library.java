@@ -2,6 +2,8 @@ package io.zklock.benchmarks.client;
 
 import java.util.Locale;
 
+import io.zklock.lock.LocalHandoff;
+
 /**
  * The lock libraries under comparison. Each gets its own lock root, so that runs of different
  * libraries on one server never meet.
@@ -10,6 +12,12 @@ public enum Library {
 
 	/** zklock's {@code ExclusiveLockByCurator} / {@code SharedLockByCurator}, handle-based API. */
 	ZKLOCK("zklock", "zklock"),
+
+	/**
+	 * zklock as {@link #ZKLOCK}, with local handoff on at its default bounds (issue 23): a held node
+	 * is handed to the client's next waiting thread with one write.
+	 */
+	ZKLOCK_LOCAL_HANDOFF("zklock, local handoff", "zklock-local-handoff"),
 
 	/** Curator's {@code InterProcessMutex} (exclusive) and {@code InterProcessReadWriteLock} (read/write), used directly. */
 	CURATOR("Curator", "curator"),
@@ -62,7 +70,7 @@ public enum Library {
 				return library;
 			}
 		}
-		throw new IllegalArgumentException("Unknown library '" + id + "'; use zklock, curator or spring-integration");
+		throw new IllegalArgumentException("Unknown library '" + id + "'; use zklock, zklock-local-handoff, curator or spring-integration");
 	}
 
 	/**
@@ -75,7 +83,9 @@ public enum Library {
 	public LockClient open(ZkClient client, String root) {
 		String libraryRoot = root + "/" + this.id;
 		return switch (this) {
-			case ZKLOCK -> new ZklockLockClient(client, libraryRoot);
+			case ZKLOCK -> new ZklockLockClient(client, libraryRoot, LocalHandoff.off(), this);
+			case ZKLOCK_LOCAL_HANDOFF -> new ZklockLockClient(client, libraryRoot,
+					new LocalHandoff(true, LocalHandoff.DEFAULT_MAX_HANDOFFS, LocalHandoff.DEFAULT_MAX_TIME), this);
 			case CURATOR -> new CuratorLockClient(client, libraryRoot);
 			case SPRING_INTEGRATION -> new SpringIntegrationLockClient(client, libraryRoot);
 		};

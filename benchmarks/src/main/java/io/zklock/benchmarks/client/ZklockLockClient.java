@@ -4,13 +4,15 @@ import java.time.Duration;
 import java.util.concurrent.TimeoutException;
 
 import io.zklock.lock.ExclusiveLockByCurator;
+import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.spi.LockCoordinator;
 
 /**
  * zklock's locks as an application uses them without Spring: one {@link LockCoordinator} per
- * client, handles from {@link ExclusiveLockByCurator#acquire(String, LockMode)}.
+ * client, handles from {@link ExclusiveLockByCurator#acquire(String, LockMode)}; local handoff off
+ * ({@link Library#ZKLOCK}) or on ({@link Library#ZKLOCK_LOCAL_HANDOFF}).
  */
 final class ZklockLockClient implements LockClient {
 
@@ -20,15 +22,18 @@ final class ZklockLockClient implements LockClient {
 
 	private final String root;
 
-	ZklockLockClient(ZkClient client, String root) {
+	private final Library library;
+
+	ZklockLockClient(ZkClient client, String root, LocalHandoff localHandoff, Library library) {
 		this.root = root;
-		this.coordinator = new LockCoordinator(client.curator(), root);
+		this.library = library;
+		this.coordinator = new LockCoordinator(client.curator(), root, new byte[0], localHandoff);
 		this.locks = new ExclusiveLockByCurator(this.coordinator);
 	}
 
 	@Override
 	public Library library() {
-		return Library.ZKLOCK;
+		return this.library;
 	}
 
 	@Override

@@ -30,14 +30,29 @@ public final class ContendedLoad {
 
 	private final String root;
 
+	private final boolean remoteProbe;
+
 	/**
 	 * Creates a driver.
 	 * @param server the server to run against
 	 * @param root the ZooKeeper path under which the libraries' lock roots are made
 	 */
 	public ContendedLoad(ZooKeeperServer server, String root) {
+		this(server, root, false);
+	}
+
+	/**
+	 * Creates a driver.
+	 * @param server the server to run against
+	 * @param root the ZooKeeper path under which the libraries' lock roots are made
+	 * @param remoteProbe whether one more client (its own session, one thread) acquires the lock
+	 * every few milliseconds during the window, its waits measured: the remote waiter under the
+	 * load's contention ({@link LoadOutcome#remoteWaits()}); its cycles count as operations
+	 */
+	public ContendedLoad(ZooKeeperServer server, String root, boolean remoteProbe) {
 		this.server = server;
 		this.root = root;
+		this.remoteProbe = remoteProbe;
 	}
 
 	/**
@@ -49,22 +64,27 @@ public final class ContendedLoad {
 	 */
 	public LoadOutcome run(Library library, LoadSpec spec) throws Exception {
 		List<ZkClient> sessions = Sessions.connect(this.server.connectString(),
-				spec.clients() + (spec.observeLockNodes() ? 1 : 0));
+				spec.clients() + (spec.observeLockNodes() ? 1 : 0) + (this.remoteProbe ? 1 : 0));
 		List<LockClient> clients = new ArrayList<>();
+		LockClient probe = null;
 		try {
 			for (ZkClient session : sessions.subList(0, spec.clients())) {
 				clients.add(library.open(session, this.root));
 			}
 			ZkClient observerSession = spec.observeLockNodes() ? sessions.get(spec.clients()) : null;
-			return measure(spec, clients, observerSession);
+			probe = this.remoteProbe ? library.open(sessions.get(sessions.size() - 1), this.root) : null;
+			return measure(spec, clients, observerSession, probe);
 		}
 		finally {
+			if (probe != null) {
+				probe.close();
+			}
 			clients.forEach(LockClient::close);
 			Sessions.close(sessions);
 		}
 	}
 
-	private LoadOutcome measure(LoadSpec spec, List<LockClient> clients, ZkClient observerSession)
+	private LoadOutcome measure(LoadSpec spec, List<LockClient> clients, ZkClient observerSession, LockClient probe)
 			throws Exception {
 		Phaser phaser = new Phaser(1);
 		Window window = new Window();
@@ -97,9 +117,12 @@ public final class ContendedLoad {
 				? new LockNodeObserver(observerSession, clients.get(0).zooKeeperPath(spec.lockPath())) : null;
 		long start = System.nanoTime();
 		await(phaser, failures);
+		RemoteProbe remote = (probe != null) ? RemoteProbe.start(probe, spec.lockPath(), exclusion, failures) : null;
 		// the window: every thread runs until the deadline, finishes its cycle, and stops
 		await(phaser, failures);
 		long elapsed = System.nanoTime() - start;
+		List<Long> remoteWaits = (remote != null) ? remote.stop() : List.of();
+		operations.addAndGet(remoteWaits.size());
 		int observerRequests = 0;
 		int peak = -1;
 		if (observer != null) {
@@ -124,7 +147,7 @@ public final class ContendedLoad {
 		}
 		return new LoadOutcome(operations.get(), writes.get(), elapsed / 1e9,
 				after.packetsSince(before) - observerRequests, after.watchersTriggeredSince(before), peak,
-				spec.readWrite() ? new long[0] : gaps[0].sorted());
+				spec.readWrite() ? new long[0] : gaps[0].sorted(), remoteWaits);
 	}
 
 	private static void loop(LockClient client, LoadSpec spec, Phaser phaser, Window window, ExclusionCheck exclusion,

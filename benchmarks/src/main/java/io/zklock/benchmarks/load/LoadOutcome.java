@@ -1,6 +1,7 @@
 package io.zklock.benchmarks.load;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * What a contended load run measured in its window.
@@ -14,9 +15,25 @@ import java.util.Arrays;
  * @param peakLockNodes the most lock nodes seen under the lock path at once, or -1 if not observed
  * @param handoffGapsNanos the times from the start of an exclusive release to the next exclusive
  * grant ({@link HandoffGaps}), in nanoseconds, sorted; empty for read/write loads
+ * @param remoteWaits the waits of the remote probe (one more client, one thread, acquiring now and
+ * then against the load), in nanoseconds; empty without a probe
  */
 public record LoadOutcome(long operations, long writes, double seconds, long requests, long watchEvents,
-		int peakLockNodes, long[] handoffGapsNanos) {
+		int peakLockNodes, long[] handoffGapsNanos, List<Long> remoteWaits) {
+
+	/**
+	 * A percentile of the remote probe's waits.
+	 * @param percentile such as 0.99
+	 * @return the wait in milliseconds, or NaN without a probe
+	 */
+	public double remoteWaitMillis(double percentile) {
+		if (this.remoteWaits.isEmpty()) {
+			return Double.NaN;
+		}
+		List<Long> sorted = this.remoteWaits.stream().sorted().toList();
+		int index = (int) Math.min(sorted.size() - 1, Math.ceil(percentile * sorted.size()) - 1);
+		return sorted.get(Math.max(0, index)) / 1e6;
+	}
 
 	/**
 	 * The outcome of two windows together, as if they were one.
@@ -30,7 +47,8 @@ public record LoadOutcome(long operations, long writes, double seconds, long req
 			.toArray();
 		return new LoadOutcome(this.operations + other.operations, this.writes + other.writes,
 				this.seconds + other.seconds, this.requests + other.requests, this.watchEvents + other.watchEvents,
-				Math.max(this.peakLockNodes, other.peakLockNodes), gaps);
+				Math.max(this.peakLockNodes, other.peakLockNodes), gaps,
+				java.util.stream.Stream.concat(this.remoteWaits.stream(), other.remoteWaits.stream()).toList());
 	}
 
 	/**

@@ -201,7 +201,7 @@ public final class VirtualThreadProbe {
 	private static Locker locker(Library library, ZkClient session) {
 		Duration wait = Duration.ofMinutes(10);
 		return switch (library) {
-			case ZKLOCK -> {
+			case ZKLOCK, ZKLOCK_LOCAL_HANDOFF -> {
 				LockClient locks = library.open(session, ROOT);
 				yield (lockPath) -> locks.lock(lockPath, LockMode.EXCLUSIVE, wait);
 			}

@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockTarget;
 import io.zklock.lock.spi.LockCoordinator;
@@ -66,7 +67,10 @@ final class LockClient implements AutoCloseable {
 			throw new IllegalStateException("No ZooKeeper session with " + connectString + " within " + 2 * sessionMs
 					+ " ms");
 		}
-		this.coordinator = new LockCoordinator(this.client, "/locks");
+		// the fault suite's "with local handoff" classes set this (issue 23); short bounds, so chains end often
+		LocalHandoff localHandoff = Boolean.getBoolean("zklock.fault.local-handoff")
+				? new LocalHandoff(true, 8, Duration.ofMillis(100)) : LocalHandoff.off();
+		this.coordinator = new LockCoordinator(this.client, "/locks", new byte[0], localHandoff);
 		this.coordinator.addListener(new LockListener() {
 			@Override
 			public void onLost(LockTarget lock, long fencingToken, Duration heldFor) {

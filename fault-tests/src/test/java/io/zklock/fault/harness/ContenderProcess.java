@@ -61,9 +61,13 @@ public final class ContenderProcess implements AutoCloseable {
 	 * @param registerPort the fenced register's port
 	 * @param history where its events go
 	 * @param logDir where its standard error is written ({@code <id>.log})
+	 * @param localHandoff whether its coordinator hands held lock nodes to its own waiters
 	 */
-	public static ContenderProcess start(String id, int registerPort, History history, Path logDir) {
-		return start(id, MAIN_CLASS, List.of(id, Integer.toString(registerPort)), history, logDir);
+	public static ContenderProcess start(String id, int registerPort, History history, Path logDir,
+			boolean localHandoff) {
+		List<String> flags = new ArrayList<>(ChildJvm.smallJvmFlags("64m"));
+		flags.add("-Dzklock.fault.local-handoff=" + localHandoff);
+		return start(id, MAIN_CLASS, List.of(id, Integer.toString(registerPort)), history, logDir, flags);
 	}
 
 	/**
@@ -77,7 +81,12 @@ public final class ContenderProcess implements AutoCloseable {
 	 */
 	public static ContenderProcess start(String id, String mainClass, List<String> args, History history,
 			Path logDir) {
-		Process process = ChildJvm.start(ChildJvm.testClasspath(), ChildJvm.smallJvmFlags("64m"), mainClass, args,
+		return start(id, mainClass, args, history, logDir, ChildJvm.smallJvmFlags("64m"));
+	}
+
+	private static ContenderProcess start(String id, String mainClass, List<String> args, History history,
+			Path logDir, List<String> jvmFlags) {
+		Process process = ChildJvm.start(ChildJvm.testClasspath(), jvmFlags, mainClass, args,
 				logDir.resolve(id.replace('#', '-') + ".log"), false);
 		ContenderProcess contender = new ContenderProcess(id, process, history);
 		contender.awaitReply("started", Duration.ofSeconds(60));

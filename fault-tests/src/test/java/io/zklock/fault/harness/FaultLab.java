@@ -42,15 +42,34 @@ public final class FaultLab implements AutoCloseable {
 
 	private final Map<String, Integer> restarts = new LinkedHashMap<>();
 
+	private final boolean localHandoff;
+
 	/**
 	 * @param name the test's name, used for its output directory
 	 * @param ensemble the ensemble, closed with the lab
 	 * @param sessionTimeout the contenders' session timeout
 	 */
 	public FaultLab(String name, Ensemble ensemble, Duration sessionTimeout) {
-		this.name = name;
+		this(name, ensemble, sessionTimeout, false);
+	}
+
+	/**
+	 * @param name the test's name, used for its output directory
+	 * @param ensemble the ensemble, closed with the lab
+	 * @param sessionTimeout the contenders' session timeout
+	 * @param localHandoff whether the contenders' coordinators hand held lock nodes to their own
+	 * waiters (issue 23, {@code -Dzklock.fault.local-handoff=true} in each contender JVM)
+	 */
+	public FaultLab(String name, Ensemble ensemble, Duration sessionTimeout, boolean localHandoff) {
+		this.name = localHandoff ? name + "-local-handoff" : name;
 		this.ensemble = ensemble;
 		this.sessionTimeout = sessionTimeout;
+		this.localHandoff = localHandoff;
+	}
+
+	/** A figures row's name, marked when the contenders hand lock nodes on locally. */
+	public String label(String test) {
+		return this.localHandoff ? test + ", local handoff" : test;
 	}
 
 	/** Where fault tests write histories, logs and the figures table. */
@@ -106,7 +125,7 @@ public final class FaultLab implements AutoCloseable {
 				.connectString();
 		}
 		ContenderProcess contender = ContenderProcess.start(id, this.register.port(), this.history,
-				outputDir().resolve("logs"));
+				outputDir().resolve("logs"), this.localHandoff);
 		contender.connect(connectString, this.sessionTimeout);
 		synchronized (this.contenders) {
 			this.contenders.put(id, contender);

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 import io.zklock.lock.HeldLock;
+import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
@@ -47,6 +48,8 @@ public final class LockCore implements AutoCloseable {
 
 	private final LockRelease release;
 
+	private final LocalChains chains;
+
 	private final PermitLeases permits;
 
 	private final HoldBoundTimer bounds = new HoldBoundTimer(this.listeners);
@@ -58,8 +61,9 @@ public final class LockCore implements AutoCloseable {
 	 * Creates the machinery over a client and starts following its connection state.
 	 * @param client a started Curator client
 	 * @param nodeData the bytes every lock node carries (copied)
+	 * @param localHandoff whether and how far held lock nodes are handed to local waiters
 	 */
-	public LockCore(CuratorFramework client, byte[] nodeData) {
+	public LockCore(CuratorFramework client, byte[] nodeData, LocalHandoff localHandoff) {
 		this.guard = new SessionGuard(client, new HoldReports.Listener() {
 
 			@Override
@@ -81,7 +85,8 @@ public final class LockCore implements AutoCloseable {
 		this.namespace = new NamespaceGate(client, this.guard);
 		this.holds = new HoldRegistry(this.guard);
 		this.queue = new LockNodeQueue(client, nodeData, this.guard, this.namespace);
-		this.release = new LockRelease(this.holds, this.queue, this.listeners);
+		this.chains = new LocalChains(localHandoff, client, this.holds, this.queue, this.guard);
+		this.release = new LockRelease(this.holds, this.queue, this.chains, this.listeners);
 		this.permits = new PermitLeases(client, this.guard);
 	}
 
@@ -153,7 +158,11 @@ public final class LockCore implements AutoCloseable {
 		Deadline deadline = request.maxWait().map(Deadline::after).orElse(Deadline.never());
 		LockHold hold;
 		try {
-			hold = queueFor(target, basePath, deadline, request);
+			hold = this.chains.acquire(target, basePath, deadline, request, () -> {
+				if (this.refusal != null) {
+					throw refused(target);
+				}
+			}, () -> queueFor(target, basePath, deadline, request));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

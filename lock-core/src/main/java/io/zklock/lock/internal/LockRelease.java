@@ -6,8 +6,8 @@ import io.zklock.lock.ReleaseResult;
 /**
  * What releasing a {@link HoldHandle} does to its {@link LockHold}: counts one entry down and,
  * with the last, tells the listeners the release starts, unregisters the hold, deletes its lock
- * node (an exclusive one so that the next waiter needs no listing, {@link HandoffRelease}) and
- * tells the listeners what the delete found; or
+ * node (an exclusive one so that the next waiter needs no listing, {@link HandoffRelease}; or
+ * hands it to a local waiter, {@link LocalChains}) and tells the listeners what the delete found; or
  * detaches a thread entry from its thread. Thread-safe.
  */
 final class LockRelease {
@@ -16,11 +16,14 @@ final class LockRelease {
 
 	private final LockNodeQueue queue;
 
+	private final LocalChains chains;
+
 	private final LockListeners listeners;
 
-	LockRelease(HoldRegistry holds, LockNodeQueue queue, LockListeners listeners) {
+	LockRelease(HoldRegistry holds, LockNodeQueue queue, LocalChains chains, LockListeners listeners) {
 		this.holds = holds;
 		this.queue = queue;
+		this.chains = chains;
 		this.listeners = listeners;
 	}
 
@@ -29,7 +32,8 @@ final class LockRelease {
 	 * @param detached whether the entry's handle was detached from the holder thread
 	 */
 	ReleaseResult release(LockHold hold, boolean detached) {
-		boolean lost = hold.state() == LockState.LOST;
+		LockState before = hold.state();
+		boolean lost = before == LockState.LOST;
 		LockHold.Exit exit = hold.exit(detached);
 		if (exit == LockHold.Exit.LEFT_THREAD) {
 			this.holds.leaveThread(hold);
@@ -39,13 +43,17 @@ final class LockRelease {
 		}
 		this.listeners.releasing(hold.target(), hold.fencingToken());
 		this.holds.remove(hold);
-		ReleaseResult result = this.queue.release(hold.nodePath(), hold.mode());
+		// a local waiter next in line is handed the node instead (LocalChains), once this release is reported
+		LocalChains.AfterRelease after = this.chains.release(hold, before);
+		ReleaseResult result = after.handedOn() ? ReleaseResult.RELEASED
+				: this.queue.release(hold.nodePath(), hold.mode());
 		if (lost) {
 			// lost before this release, whatever the delete found (the node may have outlived the
 			// loss, or the delete still waits for a connection): the work under it may have overlapped
 			result = ReleaseResult.LOST;
 		}
 		this.listeners.released(hold.target(), hold.fencingToken(), hold.heldFor(), result);
+		after.then().run();
 		return result;
 	}
 

@@ -8,6 +8,7 @@ import java.util.Optional;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.HeldLock;
 import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
@@ -40,8 +41,11 @@ public final class LockCoordinator implements LockEngine {
 
 	private final LockCore core;
 
+	private final LocalHandoff localHandoff;
+
 	/**
-	 * Creates a coordinator whose lock nodes carry no data.
+	 * Creates a coordinator whose lock nodes carry no data, with local handoff as
+	 * {@link LocalHandoff#defaults()} says (off).
 	 * @param client a started Curator client; its namespace, if any, contains the lock root
 	 * @param rootPath the lock root, such as {@code "/locks"}
 	 * @throws IllegalArgumentException if the lock root is not a valid ZooKeeper path
@@ -51,7 +55,7 @@ public final class LockCoordinator implements LockEngine {
 	}
 
 	/**
-	 * Creates a coordinator.
+	 * Creates a coordinator with local handoff as {@link LocalHandoff#defaults()} says (off).
 	 * @param client a started Curator client; its namespace, if any, contains the lock root
 	 * @param rootPath the lock root, such as {@code "/locks"}
 	 * @param nodeData the bytes every lock node carries, for example an instance id; never
@@ -59,12 +63,32 @@ public final class LockCoordinator implements LockEngine {
 	 * @throws IllegalArgumentException if the lock root is not a valid ZooKeeper path
 	 */
 	public LockCoordinator(CuratorFramework client, String rootPath, byte[] nodeData) {
+		this(client, rootPath, nodeData, LocalHandoff.defaults());
+	}
+
+	/**
+	 * Creates a coordinator with a local-handoff setting: whether a held {@code EXCLUSIVE} or
+	 * {@code WRITE} lock node is handed to this coordinator's next waiter for the same lock path
+	 * instead of being deleted (lock cohorting), and the bounds of such a chain.
+	 * @param client a started Curator client; its namespace, if any, contains the lock root
+	 * @param rootPath the lock root, such as {@code "/locks"}
+	 * @param nodeData the bytes every lock node carries, for example an instance id; never
+	 * {@code null}
+	 * @param localHandoff the local-handoff setting, such as {@link LocalHandoff#on()}
+	 * @throws IllegalArgumentException if the lock root is not a valid ZooKeeper path, or
+	 * {@code nodeData} or {@code localHandoff} is {@code null}
+	 */
+	public LockCoordinator(CuratorFramework client, String rootPath, byte[] nodeData, LocalHandoff localHandoff) {
 		if (nodeData == null) {
 			throw new IllegalArgumentException("'nodeData' must not be null; pass an empty array for none");
 		}
+		if (localHandoff == null) {
+			throw new IllegalArgumentException("'localHandoff' must not be null; pass LocalHandoff.off() for none");
+		}
 		this.root = new LockRoot(client, rootPath);
 		this.client = client;
-		this.core = new LockCore(client, nodeData);
+		this.core = new LockCore(client, nodeData, localHandoff);
+		this.localHandoff = localHandoff;
 	}
 
 	/**
@@ -99,6 +123,14 @@ public final class LockCoordinator implements LockEngine {
 	 */
 	public CuratorFramework getClient() {
 		return this.client;
+	}
+
+	/**
+	 * The local-handoff setting this coordinator was made with.
+	 * @return the setting
+	 */
+	public LocalHandoff getLocalHandoff() {
+		return this.localHandoff;
 	}
 
 	/**

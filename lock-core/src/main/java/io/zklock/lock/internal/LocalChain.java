@@ -1,0 +1,297 @@
+package io.zklock.lock.internal;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+
+import io.zklock.lock.LockState;
+import io.zklock.lock.internal.LocalWaiter.Turn;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The local side of one lock node shared by the acquires of one coordinator for one lock path
+ * and mode (lock cohorting, see docs/lock-protocol.md, "Local handoff"): who leads (queues in
+ * ZooKeeper for the node, or holds it), the FIFO of the other local waiters, the chain's bound, and
+ * the handoff writes prepared ahead (each write's zxid is one future holder's token; up to
+ * {@code depth} are in flight or ready while the node is held, so that a release finds the next
+ * token waiting). Tokens are handed out in increasing order: a ready token not above the last one
+ * handed out is dropped. Pure state, no ZooKeeper call: {@link LocalChains} sends the writes and
+ * deletes these decisions call for. Thread-safe: every method runs under this object's monitor,
+ * which is never held while waiting or calling out (a waiter's turn is a future completed under it).
+ */
+final class LocalChain {
+
+	private final ArrayDeque<LocalWaiter> waiters = new ArrayDeque<>();
+
+	/** Tokens of handoff writes that returned and are not handed out yet, in zxid order. */
+	private final ArrayDeque<GrantedNode> ready = new ArrayDeque<>();
+
+	/** A local acquire leads: it queues in ZooKeeper, or the chain's node is held or being handed on. */
+	private boolean busy;
+
+	/** The node the chain holds, or {@code null} while the leader still queues for one. */
+	private @Nullable String nodePath;
+
+	private long sessionId;
+
+	private long grantedAtNanos;
+
+	private int handoffs;
+
+	/** The token of the latest holder of the node. */
+	private long lastToken;
+
+	private int inFlight;
+
+	/** A handoff write failed: the node may be gone, nothing more is handed on. */
+	private boolean broken;
+
+	/** The waiter a handoff waits a token for. */
+	private @Nullable LocalWaiter pending;
+
+	/**
+	 * Joins the chain: the first acquire leads, the others wait in FIFO order.
+	 * @return {@code true} if {@code waiter} leads (it was not queued)
+	 */
+	synchronized boolean join(LocalWaiter waiter) {
+		if (!this.busy) {
+			this.busy = true;
+			return true;
+		}
+		this.waiters.add(waiter);
+		return false;
+	}
+
+	/** Whether nobody leads or waits. */
+	synchronized boolean isIdle() {
+		return !this.busy && this.waiters.isEmpty();
+	}
+
+	/** The leader's node holds, with {@code token}, under {@code session}: the chain starts on it. */
+	synchronized void started(String grantedNode, long token, long session) {
+		drop();
+		this.nodePath = grantedNode;
+		this.sessionId = session;
+		this.grantedAtNanos = System.nanoTime();
+		this.handoffs = 0;
+		this.lastToken = token;
+	}
+
+	/** The leader ends without a node: the next waiter leads. */
+	synchronized void leadPasses() {
+		drop();
+		passLead(null);
+	}
+
+	/**
+	 * A waiter gives up (its wait ran out, or it was interrupted).
+	 * @return the turn it was given meanwhile, which it must take; {@code null} if it left the FIFO
+	 * (a turn on its way to it passes on)
+	 */
+	synchronized @Nullable Turn giveUp(LocalWaiter waiter) {
+		Turn turn = waiter.giveUp();
+		if (turn == null) {
+			this.waiters.remove(waiter);
+		}
+		return turn;
+	}
+
+	/**
+	 * How many handoff writes to send now for the held node: one in flight or ready per waiter, at
+	 * most {@code depth}, never past the count bound.
+	 * @return the node to write for, and how many writes; reserved as in flight
+	 */
+	synchronized Writes reserveWrites(int depth, int maxHandoffs) {
+		if (this.nodePath == null || this.broken) {
+			return Writes.NONE;
+		}
+		// the pending handoff is decided (counted) already; later ones stay within the count bound
+		int later = Math.min(this.waiters.size(), Math.max(0, maxHandoffs - this.handoffs));
+		int wanted = Math.min(depth, later + ((this.pending != null) ? 1 : 0));
+		int count = Math.max(0, wanted - this.inFlight - this.ready.size());
+		this.inFlight += count;
+		return new Writes(this.nodePath, this.sessionId, count);
+	}
+
+	/**
+	 * A handoff write for {@code node} returned.
+	 * @return {@code true} if the node must be deleted (it was handed to a waiter that gave up, and
+	 * none is left)
+	 */
+	synchronized boolean written(GrantedNode node) {
+		if (!node.nodePath().equals(this.nodePath)) {
+			return false;
+		}
+		this.inFlight--;
+		if (node.fencingToken() <= this.lastToken) {
+			return false;
+		}
+		this.ready.add(node);
+		return (this.pending != null) && handPending();
+	}
+
+	/**
+	 * A handoff write for {@code nodePath} failed.
+	 * @return the waiter that now leads with a node of its own (the chain's node is lost and must
+	 * be deleted), or {@code null} for nothing to do yet
+	 */
+	synchronized @Nullable LocalWaiter writeFailed(String failedNode) {
+		if (!failedNode.equals(this.nodePath)) {
+			return null;
+		}
+		this.inFlight--;
+		this.broken = true;
+		if (this.pending == null || this.inFlight > 0 || !this.ready.isEmpty()) {
+			return null;
+		}
+		LocalWaiter next = this.pending;
+		drop();
+		return next;
+	}
+
+	/**
+	 * Decides what the last release of a hold of this chain's node does.
+	 * @param hold the hold whose last entry went
+	 * @param before its state before that: a node that is not HELD is never handed on
+	 * @param maxHandoffs the most handoffs of one node
+	 * @param maxTime the longest time since the node's grant during which it is handed on
+	 */
+	synchronized Release release(LockHold hold, LockState before, int maxHandoffs, Duration maxTime) {
+		if (this.nodePath == null || !this.nodePath.equals(hold.nodePath())) {
+			return new Release(Release.Kind.NOT_CHAINED, null);
+		}
+		LocalWaiter next = this.waiters.poll();
+		if (next == null) {
+			drop();
+			this.busy = false;
+			return new Release(Release.Kind.DELETE, null);
+		}
+		boolean bounded = this.handoffs >= maxHandoffs || System.nanoTime() - this.grantedAtNanos >= maxTime.toNanos();
+		if (bounded || before != LockState.HELD || (this.broken && this.ready.isEmpty())) {
+			// fairness bound reached, or the node may be gone: the node goes, the next waiter queues anew
+			drop();
+			return new Release(Release.Kind.DELETE_THEN_LEAD, next);
+		}
+		this.handoffs++;
+		return new Release(Release.Kind.HAND_ON, next);
+	}
+
+	/**
+	 * Hands the node to {@code next} (decided by {@link #release}) once the release is reported:
+	 * at once with a ready token, else when the next write returns.
+	 * @return the outcome: handed or waiting for a write, the node to delete (no waiter left), or the
+	 * waiter to lead (the writes failed)
+	 */
+	synchronized HandOn handOn(LocalWaiter next) {
+		if (this.nodePath == null) {
+			return HandOn.LEAD;
+		}
+		this.pending = next;
+		if (!this.ready.isEmpty()) {
+			return handPending() ? HandOn.DELETE : HandOn.HANDED;
+		}
+		if (this.broken && this.inFlight == 0) {
+			this.pending = null;
+			drop();
+			return HandOn.LEAD;
+		}
+		return HandOn.HANDED;
+	}
+
+	/** Passes a handed node, never used, on to the next waiter; {@code true} if none is left (delete it). */
+	synchronized boolean passOn(GrantedNode node) {
+		return offer(this.waiters.poll(), node);
+	}
+
+	/** The chain's node is lost (a handed node is not ours): the chain has none. */
+	synchronized void nodeLost() {
+		drop();
+	}
+	/** {@code next} (or the waiter after it, if it gave up) leads: it queues with a node of its own. */
+	synchronized void lead(LocalWaiter next) {
+		passLead(next);
+	}
+
+	/** Hands the first ready token to the pending waiter; {@code true} if no waiter is left. */
+	private boolean handPending() {
+		GrantedNode node = this.ready.poll();
+		LocalWaiter waiter = this.pending;
+		this.pending = null;
+		this.lastToken = node.fencingToken();
+		return offer(waiter, node);
+	}
+
+	private boolean offer(@Nullable LocalWaiter first, GrantedNode node) {
+		LocalWaiter waiter = first;
+		Turn turn = new Turn(node);
+		while (waiter != null) {
+			if (waiter.offer(turn)) {
+				return false;
+			}
+			waiter = this.waiters.poll();
+		}
+		drop();
+		this.busy = false;
+		return true;
+	}
+
+	private void passLead(@Nullable LocalWaiter first) {
+		LocalWaiter waiter = (first != null) ? first : this.waiters.poll();
+		while (waiter != null) {
+			if (waiter.offer(Turn.LEAD)) {
+				return;
+			}
+			waiter = this.waiters.poll();
+		}
+		this.busy = false;
+	}
+
+	/** Forgets the node and its writes (replies still to come are ignored). */
+	private void drop() {
+		this.nodePath = null;
+		this.ready.clear();
+		this.inFlight = 0;
+		this.broken = false;
+		this.pending = null;
+	}
+
+	/** Handoff writes to send for a node (of a session). */
+	record Writes(@Nullable String nodePath, long sessionId, int count) {
+		static final Writes NONE = new Writes(null, 0, 0);
+	}
+
+	/** What {@link #handOn(LocalWaiter)} left to do. */
+	enum HandOn {
+		/** Handed, or waiting for a write that will hand it. */
+		HANDED,
+		/** No waiter left: the node must be deleted. */
+		DELETE,
+		/** The node is lost: the waiter leads with a node of its own. */
+		LEAD
+	}
+
+	/**
+	 * What a release does with the chain's node.
+	 * @param kind what to do
+	 * @param next the waiter to hand the node to, or to lead, if any
+	 */
+	record Release(Kind kind, @Nullable LocalWaiter next) {
+
+		enum Kind {
+
+			/** Not this chain's node: the ordinary release. */
+			NOT_CHAINED,
+
+			/** No local waiter: the node is deleted, the chain is idle. */
+			DELETE,
+
+			/** The node is deleted; then the next waiter queues with a node of its own. */
+			DELETE_THEN_LEAD,
+
+			/** The node is handed to the next waiter with the next handoff write's token. */
+			HAND_ON
+
+		}
+
+	}
+
+}
