@@ -3,11 +3,13 @@ package io.zklock.boot35;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,8 +43,8 @@ import static org.awaitility.Awaitility.await;
  * ZooKeeper client is disconnected: an annotated call whose wait runs out says that the client
  * was not connected, not that the lock was busy; a held lock's {@link LockListener} beans and
  * meters see it in doubt and then confirmed, never lost, when the server comes back within the
- * session. The server is a curator-test {@link TestingServer} of this class, since the test
- * stops and restarts it. The Boot 4 tests ({@code DisconnectedCallTests}, {@code LockLossTests},
+ * session. The server is a curator-test {@link TestingServer} of this class on 127.0.0.1, since
+ * the tests stop and restart it. The Boot 4 tests ({@code DisconnectedCallTests}, {@code LockLossTests},
  * {@code LockMetricsListenerTests}) cover every case.
  */
 @Timeout(90)
@@ -52,7 +54,9 @@ class Boot35ConnectionEventsTests {
 
 	@BeforeAll
 	static void startServer() throws Exception {
-		server = new TestingServer(true);
+		// a fixed port (-1: one chosen now), so the restarted server is where the client looks for it
+		server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, -1, -1,
+				Map.of("clientPortAddress", "127.0.0.1"), "127.0.0.1"), true);
 	}
 
 	@AfterAll
