@@ -37,8 +37,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * names no parameter, {@code zklock.enabled=false}, and the wait for the ensemble at start-up.
  * A class compiled without {@code -parameters} is in {@link Boot35KeyVariablesTests}; a wait that
  * runs out while the client is disconnected, and a held lock in doubt and confirmed, in
- * {@link Boot35ConnectionEventsTests}. The Boot 4 tests ({@code ApplicationClientStateTests}, {@code LockKeyVariablesTests},
- * {@code ZkLockDisabledTests}, {@code ZkLockStartupFailureTests}) cover every case.
+ * {@link Boot35ConnectionEventsTests}. The Boot 4 tests ({@code ApplicationClientStateTests},
+ * {@code LockKeyVariablesTests}, {@code ZkLockDisabledTests}, {@code ZkLockStartupFailureTests})
+ * cover every case.
  */
 @EmbeddedZooKeeper
 @Timeout(60)
