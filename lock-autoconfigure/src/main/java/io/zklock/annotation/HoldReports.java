@@ -124,6 +124,9 @@ final class HoldReports {
 		if (millis < 1000) {
 			return millis + "ms";
 		}
+		if (millis % 60_000 == 0) {
+			return (millis / 60_000) + "m";
+		}
 		if (millis % 1000 == 0) {
 			return (millis / 1000) + "s";
 		}

@@ -193,7 +193,7 @@ class DocSamplesTests {
 				NodeList artifactIds = element("<sample>" + sample.code() + "</sample>").getElementsByTagName("artifactId");
 				for (int i = 0; i < artifactIds.getLength(); i++) {
 					String artifactId = artifactIds.item(i).getTextContent().strip();
-					if (artifactId.startsWith("zklock-spring-boot-")) {
+					if (artifactId.startsWith("zklock-spring-")) {
 						assertThat(installed).as("artifacts the install command builds (" + sample.where() + ")")
 							.contains(artifactId);
 					}
