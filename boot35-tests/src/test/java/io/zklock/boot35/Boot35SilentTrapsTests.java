@@ -35,8 +35,11 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * The silent traps of a new user, made loud, on Spring Boot 3.5 (Spring Framework 6.2, whose
  * lifecycle and AOP run them): an application's client that was never started, a key that
  * names no parameter, {@code zklock.enabled=false}, and the wait for the ensemble at start-up.
- * The Boot 4 tests ({@code ApplicationClientStateTests}, {@code LockKeyVariablesTests},
- * {@code ZkLockDisabledTests}, {@code ZkLockStartupFailureTests}) cover every case.
+ * A class compiled without {@code -parameters} is in {@link Boot35KeyVariablesTests}; a wait that
+ * runs out while the client is disconnected, and a held lock in doubt and confirmed, in
+ * {@link Boot35ConnectionEventsTests}. The Boot 4 tests ({@code ApplicationClientStateTests},
+ * {@code LockKeyVariablesTests}, {@code ZkLockDisabledTests}, {@code ZkLockStartupFailureTests})
+ * cover every case.
  */
 @EmbeddedZooKeeper
 @Timeout(60)

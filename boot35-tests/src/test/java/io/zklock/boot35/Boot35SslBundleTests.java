@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterAll;
@@ -24,7 +25,12 @@ import io.zklock.tlstest.TlsZooKeeperServer;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.core.io.support.SpringFactoriesLoader.ArgumentResolver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,7 +38,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * {@code zklock.zookeeper.ssl.bundle} with Boot 3.5's SSL bundles, on a real server's secure client port (a child
  * JVM that requires a client certificate and names each session by it): JKS and PEM bundles, a reloaded bundle,
- * and a certificate that does not name the address the client connects to.
+ * a certificate that does not name the address the client connects to, and a bundle set together with store files.
  */
 @Timeout(180)
 class Boot35SslBundleTests {
@@ -133,6 +139,39 @@ class Boot35SslBundleTests {
 							+ "'127.0.0.1' (")
 					.hasMessageContaining("; ZooKeeper does not look the address up in reverse DNS)");
 			});
+	}
+
+	@Test
+	void shouldFailStartUpWhenABundleAndStoreFilesAreBothSet() throws Exception {
+		runner("localhost").withPropertyValues(jksBundle(identities.get("alice").jks()))
+			.withPropertyValues("zklock.zookeeper.ssl.key-store.location=/etc/zk/client.p12",
+					"zklock.zookeeper.ssl.key-store.password=secret")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = zkLockAnalysis(context.getStartupFailure());
+				assertThat(analysis.getDescription()).isEqualTo("zklock.zookeeper.ssl.bundle=zk and "
+						+ "zklock.zookeeper.ssl.key-store.location=/etc/zk/client.p12, "
+						+ "zklock.zookeeper.ssl.key-store.password are both set: zklock's ZooKeeper client takes "
+						+ "its TLS material either from an SSL bundle or from key and trust store files, not from "
+						+ "both.");
+				assertThat(analysis.getAction()).isEqualTo("Remove zklock.zookeeper.ssl.key-store.* and "
+						+ "zklock.zookeeper.ssl.trust-store.* (give their files to the bundle instead: "
+						+ "spring.ssl.bundle.jks.zk.keystore.location and .truststore.location), or remove "
+						+ "zklock.zookeeper.ssl.bundle.");
+			});
+	}
+
+	/** The analysis of zklock's failure analyzers, loaded from spring.factories as Boot 3.5 loads them. */
+	private static FailureAnalysis zkLockAnalysis(Throwable failure) {
+		return SpringFactoriesLoader.forDefaultResourceLocation(Boot35SslBundleTests.class.getClassLoader())
+			.load(FailureAnalyzer.class, ArgumentResolver.of(Environment.class, null),
+					(type, name, ex) -> { /* one of Boot's own, which needs a bean factory */ })
+			.stream()
+			.filter((analyzer) -> analyzer.getClass().getName().startsWith("io.zklock."))
+			.map((analyzer) -> analyzer.analyze(failure))
+			.filter(Objects::nonNull)
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("No zklock failure analysis of " + failure, failure));
 	}
 
 }

@@ -35,11 +35,13 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.annotation.DirtiesContext.ClassMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * zklock's service connections on Spring Boot 3.5 (Testcontainers 1.21): a
  * {@link ServiceConnection @ServiceConnection} field of the {@code zookeeper} image, through
- * Boot 3.5's own handling of it, and a Docker Compose service of that image. The container
+ * Boot 3.5's own handling of it, and a Docker Compose service of that image (and the message when
+ * it publishes no host port for the client port). The container
  * stands in for one (a real ZooKeeper server in this JVM) and the compose service is a
  * running-service stand-in, so no Docker engine is needed.
  */
@@ -91,6 +93,17 @@ class Boot35ServiceConnectionTests {
 			.doesNotContainKey(ZkLockConnectionDetails.class);
 	}
 
+	@Test
+	void shouldSayWhichPortToPublishWhenTheClientPortIsNot() {
+		RunningService service = new ZooKeeperService("zookeeper:3.9", Map.of(), 8080, 32786);
+		assertThatIllegalStateException()
+			.isThrownBy(() -> new ConnectionDetailsFactories(null)
+				.getConnectionDetails(TestDockerComposeConnectionSource.of(service), false))
+			.withMessage("The service 'zookeeper' of the Docker Compose file (docker.io/library/zookeeper:3.9) "
+					+ "publishes no host port for ZooKeeper's client port 2181, so zklock cannot reach it. "
+					+ "Add 'ports: [\"2181\"]' to the service.");
+	}
+
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
 	static class Application {
@@ -127,7 +140,10 @@ class Boot35ServiceConnectionTests {
 
 				@Override
 				public int get(int containerPort) {
-					assertThat(containerPort).isEqualTo(ZooKeeperService.this.containerPort);
+					if (containerPort != ZooKeeperService.this.containerPort) {
+						// as Boot's own ports of a running service say it
+						throw new IllegalStateException("No host port mapping found for container port " + containerPort);
+					}
 					return ZooKeeperService.this.hostPort;
 				}
 
