@@ -40,7 +40,10 @@ class ContendedLoadTests {
 			assertThat(outcome.operations()).as(library.displayName()).isPositive();
 			assertThat(outcome.writes()).isEqualTo(outcome.operations());
 			assertThat(outcome.requestsPerOperation()).as(library.displayName()).isGreaterThanOrEqualTo(3.0);
-			assertThat(outcome.watchEventsPerRelease()).as(library.displayName()).isLessThanOrEqualTo(1.0);
+			// one waiter per release: Curator's one-shot watch counts 1 trigger; zklock's persistent watch on the
+			// released node counts its data change and its deletion in the data and child tables, 3 (never a herd)
+			double triggers = (library == Library.ZKLOCK || library == Library.ZKLOCK_LOCAL_HANDOFF) ? 3.0 : 1.0;
+			assertThat(outcome.watchEventsPerRelease()).as(library.displayName()).isLessThanOrEqualTo(triggers);
 			assertThat(outcome.peakLockNodes()).isEqualTo(-1);
 		}
 	}

@@ -59,7 +59,8 @@ class InterleavedRunTests {
 				assertThat(figures.get(library.id()).calls()).isPositive();
 			}
 			assertThat(figures.get("nothing").requestsPerCall()).isEqualTo(0.0);
-			assertThat(figures.keySet()).containsExactly("zklock", "curator", "spring-integration", "nothing");
+			assertThat(figures.keySet()).containsExactly("zklock", "zklock-local-handoff", "curator",
+					"spring-integration", "nothing");
 		}
 		finally {
 			sessions.values().forEach(ZkClient::close);
