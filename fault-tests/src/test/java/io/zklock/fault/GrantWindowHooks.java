@@ -4,6 +4,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.utils.ZookeeperFactory;
+import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
@@ -28,7 +29,7 @@ import org.apache.zookeeper.admin.ZooKeeperAdmin;
  */
 final class GrantWindowHooks {
 
-	/** Counted down when a data watch is set with the asynchronous {@code getData}. */
+	/** Counted down when a watch is set on a node: the asynchronous {@code getData} or {@code addWatch}. */
 	final CountDownLatch watchSet = new CountDownLatch(1);
 
 	/** Counted down when the target thread entered {@code getSessionId()} after the hook was armed. */
@@ -70,6 +71,14 @@ final class GrantWindowHooks {
 				if (dataWatcher != null) {
 					GrantWindowHooks.this.watchSet.countDown();
 				}
+			}
+
+			@Override
+			public void addWatch(String basePath, Watcher watcher, AddWatchMode mode, AsyncCallback.VoidCallback callback,
+					Object context) {
+				// the persistent watch on an exclusive blocker, whose release hands the lock on without a listing
+				super.addWatch(basePath, watcher, mode, callback, context);
+				GrantWindowHooks.this.watchSet.countDown();
 			}
 
 		});
