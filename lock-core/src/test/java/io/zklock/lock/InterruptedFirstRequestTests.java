@@ -92,4 +92,21 @@ class InterruptedFirstRequestTests extends ZkServerTest {
 		await().atMost(AWAIT).until(() -> lockNodes(client, "reports").isEmpty());
 	}
 
+	@Test
+	void shouldLogNoErrorWhenTheClientClosesRightAfterTheEngine() throws Exception {
+		// the engine makes the namespace on a thread of its own; an engine and its client closed
+		// right after it started (a short-lived Spring context closes them in this order) must not
+		// make Curator log 'Ensure path threw exception' (Client is not started)
+		for (int i = 0; i < 20; i++) {
+			CuratorFramework client = this.clients.newClient();
+			new ExclusiveLockByCurator(client, ROOT).engine().close();
+			client.close();
+		}
+		Thread.sleep(500);
+		List<ILoggingEvent> noisy = this.log.list.stream()
+			.filter((event) -> event.getLevel().isGreaterOrEqual(Level.ERROR))
+			.toList();
+		assertThat(noisy).as("nothing logged as an error").extracting(ILoggingEvent::getFormattedMessage).isEmpty();
+	}
+
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.api.UnhandledErrorListener;
 import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
@@ -31,6 +32,9 @@ final class NamespaceGate implements AutoCloseable {
 	private static final Logger logger = LoggerFactory.getLogger(NamespaceGate.class);
 
 	private static final long RETRY_SECONDS = 1;
+
+	/** How long {@link #close()} waits for a first request under way, in milliseconds. */
+	private static final long CLOSE_WAIT_MILLIS = 2000;
 
 	private final CuratorFramework client;
 
@@ -91,12 +95,20 @@ final class NamespaceGate implements AutoCloseable {
 
 	/**
 	 * Stops trying. A first request under way is not interrupted (Curator would log the
-	 * interrupt as an error); it ends with the client.
+	 * interrupt as an error): it is given up to {@link #CLOSE_WAIT_MILLIS} to end, so that a client
+	 * closed right after the engine (as a Spring context closes them) does not fail it half-way,
+	 * which Curator logs as an error too.
 	 */
 	@Override
 	public void close() {
 		this.unsubscribe.run();
 		this.thread.shutdown();
+		try {
+			this.thread.awaitTermination(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private void schedule(long delaySeconds) {
@@ -112,7 +124,8 @@ final class NamespaceGate implements AutoCloseable {
 	}
 
 	private void makeNamespace() {
-		if (this.open || !this.guard.isConnected()) {
+		// a client closed meanwhile: Curator would log its 'Client is not started' as an ERROR
+		if (this.open || !this.guard.isConnected() || this.client.getState() != CuratorFrameworkState.STARTED) {
 			return;
 		}
 		Thread self = Thread.currentThread();

@@ -66,13 +66,16 @@ final class RawWatches {
 	/**
 	 * Removes {@code watcher} of {@code type} from {@code path}, in the background, ignoring
 	 * every failure: ZooKeeper takes the watch off the server once no other watcher of this client
-	 * is left on it, else only drops {@code watcher} locally.
+	 * is left on it, else only drops {@code watcher} locally. Without a connection it is dropped
+	 * locally ({@code local = true}): the server dropped the connection's watches with it, and the
+	 * client would otherwise set a persistent watch again on its next connection, for the rest of
+	 * the session (the randomized fault soak found one left so).
 	 */
 	void remove(String path, Watcher watcher, Watcher.WatcherType type) {
 		ZooKeeper zooKeeper = handle((rc) -> {
 		});
 		if (zooKeeper != null) {
-			zooKeeper.removeWatches(fix(path), watcher, type, false, (rc, p, ctx) -> {
+			zooKeeper.removeWatches(fix(path), watcher, type, true, (rc, p, ctx) -> {
 			}, null);
 		}
 	}
