@@ -131,9 +131,11 @@ final class SessionGuard implements AutoCloseable {
 	 * Since when the client is not connected (at the latest since this guard began to follow
 	 * it), or empty while it is connected.
 	 */
-	Optional<Instant> disconnectedSince() {
-		Instant since = this.disconnectedSince;
-		return isConnected() ? Optional.empty() : Optional.of((since != null) ? since : Instant.now());
+	synchronized Optional<Instant> disconnectedSince() {
+		if (!isConnected() && this.disconnectedSince == null) {
+			this.disconnectedSince = Instant.now(); // seen before Curator's state listener: one instant for all
+		}
+		return isConnected() ? Optional.empty() : Optional.ofNullable(this.disconnectedSince);
 	}
 
 	/**
