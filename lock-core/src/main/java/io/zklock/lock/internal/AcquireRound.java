@@ -210,7 +210,7 @@ final class AcquireRound {
 		List<String> duplicates = position.duplicates();
 		this.attempt.looked(duplicates.isEmpty() ? duplicates : duplicates.stream().map(this.calls::lockNodePath).toList());
 		if (position.holds()) {
-			grantOn(ListingEvidence.of(children, ourName(), parent, this.ourStat.getCzxid()), false);
+			grantOn(ListingEvidence.of(parent, this.ourStat.getCzxid()), false);
 		}
 		else if (this.attempt.isPastDeadline()) {
 			this.attempt.end(null);
