@@ -3,6 +3,7 @@ package io.zklock.lock;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.zklock.lock.internal.GuardedWrites;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
@@ -28,7 +29,15 @@ import org.apache.zookeeper.OpResult;
  *
  * The {@code client} must be the Curator client the lock was taken with, or one with the same
  * namespace: {@link LockHandle#nodePath()} is a path inside that namespace, and so are the
- * operations' paths. Thread-safe (stateless).
+ * operations' paths.
+ *
+ * <p>
+ * With local handoff ({@link LocalHandoff}) a lock node passes from one holder of this process to
+ * the next unchanged, so the node's check alone does not tell those holders apart.
+ * {@link #commit} does: while its transaction is under way, a release of the handle hands the node
+ * to no other holder, so the writes apply only while this holder's grant stands. A transaction of
+ * one's own with {@link #lockCheck} guards the node only: run it before releasing the handle
+ * (docs/lock-protocol.md, "Guarded writes with local handoff"). Thread-safe (stateless).
  */
 public final class GuardedTransaction {
 
@@ -38,7 +47,10 @@ public final class GuardedTransaction {
 	/**
 	 * The check that the lock's node still exists, as the first operation of a transaction of
 	 * one's own ({@code client.transaction().forOperations(check, …)}); {@link #commit} adds it
-	 * for you and tells a lost lock from the operations' own failures.
+	 * for you and tells a lost lock from the operations' own failures. It guards the lock node, not
+	 * this holder: with local handoff the node passes to the next holder of this process when the
+	 * handle is released, and the check still passes then, so run the transaction while the handle
+	 * is held (or use {@link #commit}, which keeps the node from passing on while it runs).
 	 * @param client the lock's Curator client (or one with the same namespace)
 	 * @param lock an {@link LockMode#EXCLUSIVE} or {@link LockMode#WRITE} lock
 	 * @return the check operation
@@ -57,8 +69,7 @@ public final class GuardedTransaction {
 					+ "write: take it in mode EXCLUSIVE or WRITE");
 		}
 		if (lock.state() == LockState.RELEASED) {
-			throw new IllegalStateException("The lock on '" + lock.lockPath() + "' (fencing token " + lock.fencingToken()
-					+ ") was released: acquire it again before writing");
+			throw released(lock);
 		}
 		return client.transactionOp().check().forPath(lock.nodePath());
 	}
@@ -66,7 +77,9 @@ public final class GuardedTransaction {
 	/**
 	 * Runs the operations in one ZooKeeper transaction, guarded by the lock: all of them apply,
 	 * and only if the lock's node still exists when ZooKeeper applies the transaction, or none
-	 * does. Curator retries the transaction on connection loss as its retry policy says.
+	 * does. While it runs, a release of {@code lock} (from another thread, say) hands the node to
+	 * no other holder of this process (local handoff), so the writes never apply under another
+	 * holder's grant. Curator retries the transaction on connection loss as its retry policy says.
 	 * @param client the lock's Curator client (or one with the same namespace)
 	 * @param lock an {@link LockMode#EXCLUSIVE} or {@link LockMode#WRITE} lock
 	 * @param operations the writes, from {@code client.transactionOp()}, at least one
@@ -94,6 +107,12 @@ public final class GuardedTransaction {
 			}
 			all.add(operation);
 		}
+		// with local handoff the node passes to the next holder of this process unchanged: keep it
+		// from passing on until the transaction has returned
+		Runnable unpin = GuardedWrites.pin(lock);
+		if (unpin == null) {
+			throw released(lock);
+		}
 		try {
 			List<CuratorTransactionResult> results = client.transaction().forOperations(all);
 			return List.copyOf(results.subList(1, results.size()));
@@ -107,6 +126,14 @@ public final class GuardedTransaction {
 			}
 			throw ex;
 		}
+		finally {
+			unpin.run();
+		}
+	}
+
+	private static IllegalStateException released(LockHandle lock) {
+		return new IllegalStateException("The lock on '" + lock.lockPath() + "' (fencing token " + lock.fencingToken()
+				+ ") was released: acquire it again before writing");
 	}
 
 	/** Whether the transaction failed at its first operation, the lock check, for want of the node. */

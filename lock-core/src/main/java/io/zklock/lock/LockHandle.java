@@ -53,14 +53,19 @@ public interface LockHandle extends AutoCloseable {
 	LockMode mode();
 
 	/**
-	 * The fencing token: the ZooKeeper transaction id (zxid) of the evidence the grant was
-	 * decided on: the lock path's {@code pzxid} in the listing that showed the lock node
-	 * unblocked, or the zxid of the deletion that unblocked it; a reader that waited takes the
-	 * zxid of a write of its own node. It is at least the lock node's {@code czxid}, and equal to
-	 * it when the lock was free when it was asked for. It is unique and increases with every
-	 * grant across the whole ensemble, so a resource that refuses writes carrying a token smaller
-	 * than one it has seen stays safe even when a paused holder wakes up after losing its lock
-	 * (Kleppmann, "How to do distributed locking", 2016; Chubby's sequencers). Why it grows:
+	 * The fencing token: a ZooKeeper transaction id (zxid) that is this grant's alone. It is the
+	 * zxid of the evidence the grant was decided on when that evidence is the grant's alone: the
+	 * lock node's {@code czxid} when nothing changed the lock path's children between its create
+	 * and the listing that showed it unblocked (a lock that was free when asked for, usually), or
+	 * the release of the exclusive node it waited for; otherwise the zxid of a write of its own
+	 * lock node (a reader that waited, a waiter whose blocker gave up, ended with its session or
+	 * was a Curator peer's), or, with local handoff, of the handoff write that handed it the node.
+	 * It is at least the lock node's {@code czxid}. Tokens are unique across the whole ensemble, on
+	 * one lock path and across lock paths, and they follow real time across lock paths: a grant
+	 * whose acquire began after another grant had returned carries the larger token. So a resource
+	 * that refuses writes carrying a token smaller than one it has seen (even one high-water mark
+	 * kept for several locks) stays safe when a paused holder wakes up after losing its lock
+	 * (Kleppmann, "How to do distributed locking", 2016; Chubby's sequencers). Why:
 	 * docs/lock-protocol.md, "The fencing token".
 	 * @return the fencing token, a positive ZooKeeper transaction id
 	 */

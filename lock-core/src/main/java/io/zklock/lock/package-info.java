@@ -87,9 +87,9 @@
  * takes several lock paths in one canonical order, all or nothing ({@link LockGroup}).
  *
  * <h2>The handle, fencing tokens and lock loss</h2>
- * A {@link LockHandle} carries the {@link LockHandle#fencingToken()}: a ZooKeeper zxid at which
- * the grant became certain (at least its lock node's {@code czxid}), which grows with every
- * grant, so a resource that refuses tokens smaller than one it has seen stays safe when a
+ * A {@link LockHandle} carries the {@link LockHandle#fencingToken()}: a ZooKeeper zxid that is
+ * its grant's alone (at least its lock node's {@code czxid}), unique across lock paths and
+ * growing with every grant, so a resource that refuses tokens smaller than one it has seen stays safe when a
  * paused holder wakes up after losing its lock; for state kept in ZooKeeper,
  * {@link GuardedTransaction} writes only while the holder's lock node exists. A lock lives as
  * long as the client's session: a suspended connection puts it in doubt, a lost session loses

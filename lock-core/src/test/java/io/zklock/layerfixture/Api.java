@@ -1,15 +1,32 @@
 package io.zklock.layerfixture;
 
+import java.util.List;
+
 import io.zklock.layerfixture.internal.Machine;
+import io.zklock.layerfixture.spi.Door;
 import org.apache.curator.framework.CuratorFramework;
 
-/** Breaks "the API imports no sub-package" (it uses {@link Machine}) and depends on Curator. */
+/**
+ * Breaks "no engine type in a public signature of the API": a public field of {@link Machine}
+ * and a public method returning {@link Door}s; uses the machine in a private method too, which
+ * is allowed; and depends on Curator.
+ */
 public class Api {
 
-	/** The machine the API should not know. */
+	/** The machine, in a public signature. */
 	public final Machine machine = new Machine();
 
 	/** Curator, a package that {@code LayerRules.noDependencyOn} can forbid. */
 	public CuratorFramework client;
+
+	/** An engine type as a type argument of a public return type. */
+	public List<Door> doors() {
+		return List.of();
+	}
+
+	/** The engine used privately: allowed. */
+	private Door quietly() {
+		return new Machine().door();
+	}
 
 }

@@ -1,16 +1,21 @@
 package io.zklock.lock;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
-import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.domain.JavaType;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
@@ -18,7 +23,6 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -44,13 +48,20 @@ final class LayerRules {
 		this.internal = api + ".internal";
 	}
 
-	/** The API package imports nothing from its sub-packages. */
-	ArchRule apiImportsNoSubPackage() {
-		return noClasses().that()
+	/**
+	 * No type of the API's sub-packages (the engine) appears in a public signature of the API: the
+	 * API may construct and call its engine, but what a user compiles against never names it
+	 * (OkHttp's rule for its {@code internal} packages). Checked on the compiled classes: the
+	 * supertypes, public and protected fields, constructors and methods (parameters, return types
+	 * with their type arguments, exceptions) of the API's public types.
+	 */
+	ArchRule apiSignaturesNameNoEngineType() {
+		return classes().that()
 			.resideInAPackage(this.api)
-			.should()
-			.dependOnClassesThat(resideInAPackage(this.api + "..").and(DescribedPredicate.not(resideInAPackage(this.api))))
-			.because("the API (" + this.api + ") reaches the engine only through LockEngine and ServiceLoader");
+			.and()
+			.arePublic()
+			.should(new NoEngineTypeInSignatures(this.api))
+			.because("users compile against the API (" + this.api + "); the engine below it is free to change");
 	}
 
 	/** The machinery imports the API only, never the SPI above it. */
@@ -68,7 +79,12 @@ final class LayerRules {
 		return noClasses().should().dependOnClassesThat().resideInAPackage(packagePattern);
 	}
 
-	/** The packages under the API (itself included) depend on each other in no cycle. */
+	/**
+	 * The engine's packages (the API's sub-packages) depend on each other in no cycle. The API and
+	 * its engine use each other by design: the API constructs its engine and the engine implements
+	 * and returns the API's types, as OkHttp's {@code okhttp3} and {@code okhttp3.internal} do; what
+	 * keeps them apart is {@link #apiSignaturesNameNoEngineType()}.
+	 */
 	ArchRule noPackageCycles() {
 		String root = this.api;
 		SliceAssignment byPackage = new SliceAssignment() {
@@ -76,13 +92,12 @@ final class LayerRules {
 			@Override
 			public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
 				String name = javaClass.getPackageName();
-				return (name.equals(root) || name.startsWith(root + ".")) ? SliceIdentifier.of(name)
-						: SliceIdentifier.ignore();
+				return name.startsWith(root + ".") ? SliceIdentifier.of(name) : SliceIdentifier.ignore();
 			}
 
 			@Override
 			public String getDescription() {
-				return "packages of " + root;
+				return "sub-packages of " + root;
 			}
 
 		};
@@ -109,6 +124,58 @@ final class LayerRules {
 			enclosing = owner.getEnclosingClass();
 		}
 		return owner.getName();
+	}
+
+	/** Reports each public member of an API type whose signature names an engine type. */
+	private static final class NoEngineTypeInSignatures extends ArchCondition<JavaClass> {
+
+		private final String api;
+
+		NoEngineTypeInSignatures(String api) {
+			super("name no type of " + api + "'s sub-packages in a public signature");
+			this.api = api;
+		}
+
+		@Override
+		public void check(JavaClass javaClass, ConditionEvents events) {
+			List<JavaType> supertypes = new ArrayList<>(javaClass.getInterfaces());
+			javaClass.getSuperclass().ifPresent(supertypes::add);
+			report(javaClass, javaClass.getName() + " extends or implements", supertypes, events);
+			for (JavaField field : javaClass.getFields()) {
+				if (isVisible(field.getModifiers())) {
+					report(javaClass, field.getFullName(), List.of(field.getType()), events);
+				}
+			}
+			for (JavaCodeUnit unit : javaClass.getCodeUnits()) {
+				if (!isVisible(unit.getModifiers()) || unit.getName().startsWith("lambda$")) {
+					continue;
+				}
+				List<JavaType> types = new ArrayList<>(unit.getParameterTypes());
+				types.add(unit.getReturnType());
+				unit.getThrowsClause().getTypes().forEach(types::add);
+				report(javaClass, unit.getFullName(), types, events);
+			}
+		}
+
+		private void report(JavaClass owner, String where, List<? extends JavaType> types, ConditionEvents events) {
+			Set<String> engine = new TreeSet<>();
+			for (JavaType type : types) {
+				for (JavaClass involved : type.getAllInvolvedRawTypes()) {
+					String name = involved.getBaseComponentType().getPackageName();
+					if (name.startsWith(this.api + ".")) {
+						engine.add(involved.getBaseComponentType().getName());
+					}
+				}
+			}
+			if (!engine.isEmpty()) {
+				events.add(SimpleConditionEvent.violated(owner, where + " names " + String.join(", ", engine)));
+			}
+		}
+
+		private static boolean isVisible(Set<JavaModifier> modifiers) {
+			return modifiers.contains(JavaModifier.PUBLIC) || modifiers.contains(JavaModifier.PROTECTED);
+		}
+
 	}
 
 	/** Reports each pair of top-level engine classes that depend on each other, once. */

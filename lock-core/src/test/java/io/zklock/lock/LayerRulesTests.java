@@ -20,9 +20,11 @@ class LayerRulesTests {
 	private static final LayerRules RULES = new LayerRules("io.zklock.layerfixture");
 
 	@Test
-	void shouldFailWhenTheApiImportsASubPackage() {
-		assertThat(report(RULES.apiImportsNoSubPackage())).contains("io.zklock.layerfixture.Api")
-			.contains("io.zklock.layerfixture.internal.Machine");
+	void shouldFailWhenAPublicSignatureOfTheApiNamesAnEngineType() {
+		assertThat(report(RULES.apiSignaturesNameNoEngineType()))
+			.contains("io.zklock.layerfixture.Api.machine names io.zklock.layerfixture.internal.Machine")
+			.contains("io.zklock.layerfixture.Api.doors() names io.zklock.layerfixture.spi.Door")
+			.doesNotContain("quietly");
 	}
 
 	@Test

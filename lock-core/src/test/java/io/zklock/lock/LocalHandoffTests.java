@@ -1,11 +1,13 @@
 package io.zklock.lock;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -16,12 +18,21 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.zklock.lock.spi.LockCoordinator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import static io.zklock.lock.ZkTestSupport.AWAIT;
+import static io.zklock.lock.ZkTestSupport.NAMESPACE;
 import static io.zklock.lock.ZkTestSupport.ROOT;
 import static io.zklock.lock.ZkTestSupport.basePath;
 import static io.zklock.lock.ZkTestSupport.lockNodes;
@@ -191,6 +202,108 @@ class LocalHandoffTests extends ZkServerTest {
 		assertThat(lockNodes(observer, "cohort/write-fails")).singleElement()
 			.satisfies((name) -> assertThat(next.nodePath()).endsWith(name));
 		next.release();
+	}
+
+	/**
+	 * A failed handoff write ends the chain (docs/lock-protocol.md, "The handoff write"): tokens
+	 * written before it are not handed on either; the node goes and the next waiter queues with a
+	 * node of its own. The lock path's ACL refuses writes from the third waiter's write on.
+	 */
+	@Test
+	void shouldHandNothingOnOnceAHandoffWriteFailed() throws Exception {
+		LockCoordinator engine = coordinator(LONG_CHAINS);
+		CuratorFramework observer = this.clients.newClient();
+		String path = "cohort/write-failed-later";
+		LockHandle held = engine.acquire(LockRequest.of(path, LockMode.EXCLUSIVE)).orElseThrow();
+		int version = observer.checkExists().forPath(basePath(path)).getVersion();
+		List<Future<LockHandle>> waiters = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			waiters.add(this.threads.submit(() -> engine.acquire(LockRequest.of(path, LockMode.EXCLUSIVE)).orElseThrow()));
+			int written = version + i + 1;
+			await().atMost(AWAIT).until(() -> observer.checkExists().forPath(basePath(path)).getVersion() == written);
+		}
+		List<ACL> open = observer.getACL().forPath(basePath(path));
+		observer.setACL()
+			.withACL(List.of(new ACL(ZooDefs.Perms.READ | ZooDefs.Perms.CREATE | ZooDefs.Perms.DELETE | ZooDefs.Perms.ADMIN,
+					ZooDefs.Ids.ANYONE_ID_UNSAFE)))
+			.forPath(basePath(path));
+		try {
+			waiters.add(this.threads.submit(() -> engine.acquire(LockRequest.of(path, LockMode.EXCLUSIVE)).orElseThrow()));
+			awaitWaiting(engine, 3);
+			held.release();
+			LockHandle next = waiters.get(0).get(20, TimeUnit.SECONDS);
+			assertThat(next.nodePath()).as("a node of its own, not a token written before the failure")
+				.isNotEqualTo(held.nodePath());
+			next.release();
+			for (Future<LockHandle> waiter : waiters.subList(1, 3)) {
+				waiter.get(20, TimeUnit.SECONDS).release();
+			}
+		}
+		finally {
+			observer.setACL().withACL(open).forPath(basePath(path));
+		}
+		await().atMost(AWAIT).until(() -> lockNodes(observer, path).isEmpty());
+	}
+
+	/**
+	 * A guarded write of a holder in a chain applies only while that holder holds the node: the
+	 * holder's transaction is held back at the client while another thread releases its call-owned
+	 * handle, and the next local waiter must not be handed the node until the transaction is done.
+	 */
+	@Test
+	void shouldNotHandTheNodeOnWhileAGuardedWriteOfItsHolderRuns() throws Exception {
+		StallingMulti stall = new StallingMulti();
+		CuratorFramework client = this.clients.newClient(NAMESPACE, ZooKeeperHandles.factory(stall));
+		LockCoordinator engine = new LockCoordinator(client, ROOT, new byte[0], LONG_CHAINS);
+		String path = "cohort/guarded";
+		client.create().orSetData().creatingParentsIfNeeded().forPath("/guarded/cohort", new byte[0]);
+		LockHandle held = engine.acquire(LockRequest.of(path, LockMode.EXCLUSIVE).ownedBy(HoldOwner.CALL))
+			.orElseThrow();
+		Future<LockHandle> next = this.threads.submit(() -> engine.acquire(LockRequest.of(path, LockMode.EXCLUSIVE))
+			.orElseThrow());
+		awaitWaiting(engine, 1);
+		stall.armed = true;
+		Future<?> write = this.threads.submit(() -> GuardedTransaction.commit(client, held,
+				client.transactionOp().setData().forPath("/guarded/cohort", "first".getBytes())));
+		assertThat(stall.entered.await(20, TimeUnit.SECONDS)).as("the guarded write reached the client").isTrue();
+
+		held.release();
+		await().pollDelay(Duration.ofMillis(300)).atMost(AWAIT).until(() -> true);
+		assertThat(next).as("the next holder, while the released holder's guarded write is under way").isNotDone();
+		stall.release.countDown();
+		write.get(20, TimeUnit.SECONDS);
+		LockHandle second = next.get(20, TimeUnit.SECONDS);
+		assertThat(second.nodePath()).isEqualTo(held.nodePath());
+		second.release();
+	}
+
+	/** Holds the next synchronous {@code multi} of the handle back until released. */
+	private static final class StallingMulti implements ZooKeeperHandles {
+
+		volatile boolean armed;
+
+		final CountDownLatch entered = new CountDownLatch(1);
+
+		final CountDownLatch release = new CountDownLatch(1);
+
+		@Override
+		public ZooKeeper newHandle(String connectString, int sessionTimeout, Watcher watcher, boolean canBeReadOnly,
+				ZKClientConfig config) throws IOException {
+			return new ZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, config) {
+
+				@Override
+				public List<OpResult> multi(Iterable<Op> ops) throws InterruptedException, KeeperException {
+					if (StallingMulti.this.armed) {
+						StallingMulti.this.armed = false;
+						StallingMulti.this.entered.countDown();
+						StallingMulti.this.release.await();
+					}
+					return super.multi(ops);
+				}
+
+			};
+		}
+
 	}
 
 	@Test

@@ -24,9 +24,9 @@ import java.util.concurrent.locks.Lock;
 public interface FencedLock extends Lock {
 
 	/**
-	 * The fencing token of the current thread's hold of this lock: the zxid at which its grant
-	 * became certain ({@link io.zklock.lock.LockHandle#fencingToken()}), unique and increasing
-	 * from holder to holder across the ensemble.
+	 * The fencing token of the current thread's hold of this lock
+	 * ({@link io.zklock.lock.LockHandle#fencingToken()}): a zxid that is its grant's alone, unique
+	 * across lock paths and increasing from holder to holder across the ensemble.
 	 * @return the token, a positive ZooKeeper transaction id
 	 * @throws IllegalStateException if the current thread does not hold this lock, or its hold
 	 * is in doubt or lost (the message says which)

@@ -32,8 +32,10 @@ import org.jspecify.annotations.Nullable;
  * </ol>
  * The fencing token of a grant is the zxid of the evidence it was decided on: the lock path's
  * {@code pzxid} in the granting listing's Stat, or the zxid of the deletion event (a watch set
- * on the ZooKeeper handle itself, {@link RawWatches}; an event without one gets a listing); a
- * reader whose evidence is not its own create writes its node once and takes that write's zxid
+ * on the ZooKeeper handle itself, {@link RawWatches}; an event without one gets a listing). A
+ * grant whose evidence may be another grant's too (a reader's, unless it is its own create; any
+ * other, unless it is its own create or the release after holding of its last blocker) writes its
+ * node once and takes that write's zxid, so that no two grants share a token, on any lock paths
  * (docs/lock-protocol.md).
  * A round whose node turns out not to be ours (an expired session, a stale follower's listing)
  * deletes it and the attempt queues again at the back with a new round. Nodes with our node's

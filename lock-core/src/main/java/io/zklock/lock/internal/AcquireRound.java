@@ -210,7 +210,7 @@ final class AcquireRound {
 		List<String> duplicates = position.duplicates();
 		this.attempt.looked(duplicates.isEmpty() ? duplicates : duplicates.stream().map(this.calls::lockNodePath).toList());
 		if (position.holds()) {
-			grantOn(ListingEvidence.of(children, ourName(), parent, this.ourStat.getCzxid()));
+			grantOn(ListingEvidence.of(parent, this.ourStat.getCzxid()), false);
 		}
 		else if (this.attempt.isPastDeadline()) {
 			this.attempt.end(null);
@@ -245,24 +245,29 @@ final class AcquireRound {
 		QueuePosition position = this.waitingAt;
 		if (position != null && (position.soleBlocker() || released) && zxid > 0
 				&& path.equals(this.calls.lockNodePath(position.blocker())) && this.queue.sessionId() == this.session) {
-			grantOn(zxid);
+			grantOn(zxid, released);
 		}
 		else {
 			list();
 		}
 	}
 
-	/** Grants on evidence at zxid {@code evidence}; a reader that waited takes its own write's zxid. */
-	private void grantOn(long evidence) {
+	/**
+	 * Grants on evidence at zxid {@code evidence}, taking a write of our own node for the token
+	 * when the evidence may be another grant's too (docs/lock-protocol.md, "The fencing token").
+	 * @param releaseOfLastBlocker whether the evidence is the release after holding of our last
+	 * blocker, which only we take
+	 */
+	private void grantOn(long evidence, boolean releaseOfLastBlocker) {
 		this.fencingToken = evidence;
-		if (!this.calls.needsOwnWrite(evidence, this.ourStat)) {
+		if (!this.calls.needsOwnWrite(evidence, releaseOfLastBlocker, this.ourStat)) {
 			this.attempt.grant();
 			return;
 		}
 		this.attempt.send(() -> this.calls.rewrite(this.ourPath,
 				ifCurrent((event) -> route(event, this::requeue, () -> {
 					this.ourStat = event.getStat();
-					grantOn(event.getStat().getMzxid());
+					grantOn(event.getStat().getMzxid(), false);
 				}))));
 	}
 

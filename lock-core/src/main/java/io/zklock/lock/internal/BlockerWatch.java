@@ -43,15 +43,26 @@ final class BlockerWatch {
 	 * @param whileCurrent runs a step under the attempt's lock if the round is still current
 	 * @param gone what the round does when its blocker is gone
 	 * @param lookAgain what the round does when a watch event says nothing certain (a data change
-	 * consumed a one-shot watch): list the lock path again
+	 * consumed a one-shot watch, or something else removed the watch): list the lock path again
 	 */
 	BlockerWatch(QueueClient queue, Consumer<Runnable> whileCurrent, Gone gone, Runnable lookAgain) {
 		this.whileCurrent = whileCurrent;
 		this.gone = gone;
 		this.lookAgain = lookAgain;
-		this.data = new PredecessorWatch(queue.client(), queue.watchersByPath(), this::onDataEvent);
-		this.handoff = new HandoffWatch(queue.client(), queue.persistentWatchersByPath(),
-				(path, zxid, released) -> whileCurrent.accept(() -> gone.blockerGone(path, zxid, released)));
+		this.data = new PredecessorWatch(queue.client(), this::onDataEvent);
+		this.handoff = new HandoffWatch(queue.client(), new HandoffWatch.Outcome() {
+
+			@Override
+			public void blockerGone(String path, long zxid, boolean released) {
+				whileCurrent.accept(() -> gone.blockerGone(path, zxid, released));
+			}
+
+			@Override
+			public void watchRemoved(String path) {
+				whileCurrent.accept(lookAgain);
+			}
+
+		});
 	}
 
 	/**
@@ -94,7 +105,8 @@ final class BlockerWatch {
 				this.gone.blockerGone(event.getPath(), event.getZxid(), false);
 			}
 			else {
-				// a data change (say Curator's revocation request) consumed the watch: look again
+				// a data change (say Curator's revocation request, or a reader's write for its
+				// token) consumed the watch, or something else removed it: look again
 				this.lookAgain.run();
 			}
 		});

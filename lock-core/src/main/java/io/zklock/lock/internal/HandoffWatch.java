@@ -1,6 +1,5 @@
 package io.zklock.lock.internal;
 
-import java.util.concurrent.ConcurrentMap;
 import java.util.function.IntConsumer;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -17,11 +16,10 @@ import org.jspecify.annotations.Nullable;
  * was set. A deletion whose zxid is the zxid of the last data change seen is a release after
  * holding (see docs/lock-protocol.md, "Handoff without a listing"). The watch is taken off as soon
  * as the blocker is gone, when the round watches another node, and when the round ends: a
- * persistent watch outlives its node. Like {@link PredecessorWatch}, the waiters of one client
- * count who watches which path, and the last one takes the watch off the server. Watches are
- * removed by type {@code Any}: a ZooKeeper server before 3.9 knows no type {@code Persistent}
- * (ZOOKEEPER-4472) and keeps the watch when asked so; zklock sets no other watch on an exclusive
- * node. Thread-safe.
+ * persistent watch outlives its node. The handle's {@link HandleWatches} counts the waiters of
+ * every engine on the handle, so that only the last one of a path takes the watch off the server.
+ * If something else removes the watch while the round still waits on it (its
+ * {@code PersistentWatchRemoved} event), the round is told so, and looks again. Thread-safe.
  */
 final class HandoffWatch {
 
@@ -34,13 +32,12 @@ final class HandoffWatch {
 		 */
 		void blockerGone(String path, long zxid, boolean released);
 
+		/** The watch on {@code path} was removed by someone else while the round waited on it. */
+		void watchRemoved(String path);
+
 	}
 
-	private final CuratorFramework client;
-
 	private final RawWatches raw;
-
-	private final ConcurrentMap<String, Integer> watchersByPath;
 
 	private final Outcome outcome;
 
@@ -48,6 +45,9 @@ final class HandoffWatch {
 
 	/** The watched path, while its watch may be on the server. */
 	private @Nullable String pending;
+
+	/** The pending path's watch. */
+	private RawWatches.Registration registration = RawWatches.Registration.NONE;
 
 	/** The zxid of the last data change of the pending path. */
 	private long dataChangedAt;
@@ -57,14 +57,10 @@ final class HandoffWatch {
 
 	/**
 	 * @param client the client the watches are set with
-	 * @param watchersByPath how many persistent watches of this client each path has, shared by
-	 * all waiters of one {@link QueueClient}
 	 * @param outcome receives the deletion of the watched node, on ZooKeeper's event thread
 	 */
-	HandoffWatch(CuratorFramework client, ConcurrentMap<String, Integer> watchersByPath, Outcome outcome) {
-		this.client = client;
+	HandoffWatch(CuratorFramework client, Outcome outcome) {
 		this.raw = new RawWatches(client);
-		this.watchersByPath = watchersByPath;
 		this.outcome = outcome;
 		this.watcher = this.raw.unfixing(this::onEvent);
 	}
@@ -80,11 +76,10 @@ final class HandoffWatch {
 			this.pending = path;
 			this.dataChangedAt = 0;
 			this.deleted = false;
+			this.registration = this.raw.addPersistentWatch(path, this.watcher, (rc) -> {
+				// a failure shows in the exists right behind it too (same session, in order)
+			});
 		}
-		this.watchersByPath.merge(path, 1, Integer::sum);
-		this.raw.addPersistentWatch(path, this.watcher, (rc) -> {
-			// a failure shows in the exists right behind it too (same session, in order)
-		});
 		this.raw.exists(path, (rc) -> {
 			if (!isDeletionSeen(path)) {
 				existed.accept(rc);
@@ -94,28 +89,13 @@ final class HandoffWatch {
 
 	/** Takes off the watch, in the background, if one may be on the server. */
 	void removeRemaining() {
-		String path;
+		RawWatches.Registration left;
 		synchronized (this) {
-			path = this.pending;
+			left = this.registration;
 			this.pending = null;
+			this.registration = RawWatches.Registration.NONE;
 		}
-		if (path == null) {
-			return;
-		}
-		try {
-			if (this.watchersByPath.computeIfPresent(path, (p, count) -> (count > 1) ? count - 1 : null) == null) {
-				// last watcher of this client on the path: take the watch off the server
-				this.client.watchers().removeAll().ofType(Watcher.WatcherType.Any).quietly().inBackground()
-					.forPath(path);
-			}
-			else {
-				// others still watch the path: drop only ours, locally
-				this.raw.remove(path, this.watcher, Watcher.WatcherType.Any);
-			}
-		}
-		catch (Exception ex) {
-			// the client is closing: the server drops the watch with the session
-		}
+		left.remove();
 	}
 
 	private synchronized boolean isDeletionSeen(String path) {
@@ -124,24 +104,42 @@ final class HandoffWatch {
 
 	private void onEvent(WatchedEvent event) {
 		String path = event.getPath();
-		boolean released;
+		EventType type = event.getType();
+		boolean released = false;
 		synchronized (this) {
 			if (path == null || !path.equals(this.pending) || this.deleted) {
 				return;
 			}
-			if (event.getType() == EventType.NodeDataChanged) {
+			if (type == EventType.NodeDataChanged) {
 				this.dataChangedAt = event.getZxid();
 				return;
 			}
-			if (event.getType() != EventType.NodeDeleted) {
+			if (isRemoval(type)) {
+				// our own removal clears pending first: someone else's took our wake-up away
+				this.registration.forget();
+				this.registration = RawWatches.Registration.NONE;
+				this.pending = null;
+			}
+			else if (type == EventType.NodeDeleted) {
+				this.deleted = true;
+				released = event.getZxid() > 0 && event.getZxid() == this.dataChangedAt;
+			}
+			else {
 				return;
 			}
-			this.deleted = true;
-			released = event.getZxid() > 0 && event.getZxid() == this.dataChangedAt;
+		}
+		if (isRemoval(type)) {
+			this.outcome.watchRemoved(path);
+			return;
 		}
 		this.outcome.blockerGone(path, event.getZxid(), released);
 		// the node is gone for good: its watch has no more use (a grant has taken it off already)
 		removeRemaining();
+	}
+
+	private static boolean isRemoval(EventType type) {
+		return type == EventType.PersistentWatchRemoved || type == EventType.DataWatchRemoved
+				|| type == EventType.ChildWatchRemoved;
 	}
 
 }

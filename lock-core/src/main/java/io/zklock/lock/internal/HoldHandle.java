@@ -8,6 +8,7 @@ import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockState;
 import io.zklock.lock.ReleaseResult;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link LockHandle} over one entry of a {@link LockHold}; releasing it counts the hold down
@@ -116,6 +117,17 @@ final class HoldHandle implements LockHandle {
 		}
 		stop.run();
 		return this.release.release(this.hold, wasDetached);
+	}
+
+	/**
+	 * Pins the hold for a guarded write ({@link LockHold#pin()}).
+	 * @return what ends the pin, or {@code null} if this handle or its hold was released
+	 */
+	@Nullable Runnable pin() {
+		if (this.released || !this.hold.pin()) {
+			return null;
+		}
+		return this.hold::unpin;
 	}
 
 	/** Runs {@code action} when this handle is released, at once if it is already; must not throw. */

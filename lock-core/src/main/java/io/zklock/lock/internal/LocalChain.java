@@ -14,8 +14,11 @@ import org.jspecify.annotations.Nullable;
  * the handoff writes prepared ahead (each write's zxid is one future holder's token; up to
  * {@code depth} are in flight or ready while the node is held, so that a release finds the next
  * token waiting). Tokens are handed out in increasing order: a ready token not above the last one
- * handed out is dropped. Pure state, no ZooKeeper call: {@link LocalChains} sends the writes and
- * deletes these decisions call for. Thread-safe: every method runs under this object's monitor,
+ * handed out is dropped, and so is one the next waiter may not take: written for a waiter that
+ * joined before it (its write was reserved before this waiter's ticket), or older than the
+ * session's lease (see docs/lock-protocol.md, "The handoff write"); a write is then sent for the
+ * waiter. A failed write ends the chain: nothing more is handed. Pure state, no ZooKeeper call:
+ * {@link LocalChains} sends the writes and deletes these decisions call for. Thread-safe: every method runs under this object's monitor,
  * which is never held while waiting or calling out (a waiter's turn is a future completed under it).
  */
 final class LocalChain {
@@ -23,7 +26,10 @@ final class LocalChain {
 	private final ArrayDeque<LocalWaiter> waiters = new ArrayDeque<>();
 
 	/** Tokens of handoff writes that returned and are not handed out yet, in zxid order. */
-	private final ArrayDeque<GrantedNode> ready = new ArrayDeque<>();
+	private final ArrayDeque<HandoffToken> ready = new ArrayDeque<>();
+
+	/** Tickets given to joining waiters so far: the next waiter's ticket. */
+	private long tickets;
 
 	/** A local acquire leads: it queues in ZooKeeper, or the chain's node is held or being handed on. */
 	private boolean busy;
@@ -53,6 +59,7 @@ final class LocalChain {
 	 * @return {@code true} if {@code waiter} leads (it was not queued)
 	 */
 	synchronized boolean join(LocalWaiter waiter) {
+		waiter.ticket = this.tickets++;
 		if (!this.busy) {
 			this.busy = true;
 			return true;
@@ -98,7 +105,8 @@ final class LocalChain {
 	/**
 	 * How many handoff writes to send now for the held node: one in flight or ready per waiter, at
 	 * most {@code depth}, never past the count bound.
-	 * @return the node to write for, and how many writes; reserved as in flight
+	 * @return the node to write for, how many writes, and the tickets given out before them (the
+	 * waiters that may take their tokens); reserved as in flight
 	 */
 	synchronized Writes reserveWrites(int depth, int maxHandoffs) {
 		if (this.nodePath == null || this.broken) {
@@ -109,30 +117,33 @@ final class LocalChain {
 		int wanted = Math.min(depth, later + ((this.pending != null) ? 1 : 0));
 		int count = Math.max(0, wanted - this.inFlight - this.ready.size());
 		this.inFlight += count;
-		return new Writes(this.nodePath, this.sessionId, count);
+		return new Writes(this.nodePath, this.sessionId, count, this.tickets);
 	}
 
 	/**
-	 * A handoff write for {@code node} returned.
+	 * A handoff write returned with {@code token}.
+	 * @param staleBefore tokens written before this instant ({@link System#nanoTime()}) are past
+	 * the session's lease
 	 * @return {@code true} if the node must be deleted (it was handed to a waiter that gave up, and
 	 * none is left)
 	 */
-	synchronized boolean written(GrantedNode node) {
-		if (!node.nodePath().equals(this.nodePath)) {
+	synchronized boolean written(HandoffToken token, long staleBefore) {
+		if (!token.node().nodePath().equals(this.nodePath)) {
 			return false;
 		}
 		this.inFlight--;
-		if (node.fencingToken() <= this.lastToken) {
+		if (this.broken || token.node().fencingToken() <= this.lastToken) {
 			return false;
 		}
-		this.ready.add(node);
-		return (this.pending != null) && handPending();
+		this.ready.add(token);
+		return (this.pending != null) && handPending(staleBefore) == HandOn.DELETE;
 	}
 
 	/**
-	 * A handoff write for {@code nodePath} failed.
-	 * @return the waiter that now leads with a node of its own (the chain's node is lost and must
-	 * be deleted), or {@code null} for nothing to do yet
+	 * A handoff write for {@code failedNode} failed: the chain ends, nothing more is handed (not even
+	 * tokens written before), and the node goes at its holder's release.
+	 * @return the waiter that now leads with a node of its own, if the node was released already and
+	 * waited for this write (the node must then be deleted), or {@code null} for nothing to do yet
 	 */
 	synchronized @Nullable LocalWaiter writeFailed(String failedNode) {
 		if (!failedNode.equals(this.nodePath)) {
@@ -140,10 +151,11 @@ final class LocalChain {
 		}
 		this.inFlight--;
 		this.broken = true;
-		if (this.pending == null || this.inFlight > 0 || !this.ready.isEmpty()) {
+		this.ready.clear();
+		LocalWaiter next = this.pending;
+		if (next == null) {
 			return null;
 		}
-		LocalWaiter next = this.pending;
 		drop();
 		return next;
 	}
@@ -166,7 +178,7 @@ final class LocalChain {
 			return new Release(Release.Kind.DELETE, null);
 		}
 		boolean bounded = this.handoffs >= maxHandoffs || System.nanoTime() - this.grantedAtNanos >= maxTime.toNanos();
-		if (bounded || before != LockState.HELD || (this.broken && this.ready.isEmpty())) {
+		if (bounded || before != LockState.HELD || this.broken) {
 			// fairness bound reached, or the node may be gone: the node goes, the next waiter queues anew
 			drop();
 			return new Release(Release.Kind.DELETE_THEN_LEAD, next);
@@ -177,61 +189,88 @@ final class LocalChain {
 
 	/**
 	 * Hands the node to {@code next} (decided by {@link #release}) once the release is reported:
-	 * at once with a ready token, else when the next write returns.
+	 * at once with a ready token it may take, else when a write for it returns.
+	 * @param staleBefore tokens written before this instant are past the session's lease
 	 * @return the outcome: handed or waiting for a write, the node to delete (no waiter left), or the
-	 * waiter to lead (the writes failed)
+	 * waiter to lead (the chain ended)
 	 */
-	synchronized HandOn handOn(LocalWaiter next) {
+	synchronized HandOn handOn(LocalWaiter next, long staleBefore) {
 		if (this.nodePath == null) {
 			return HandOn.LEAD;
 		}
-		this.pending = next;
-		if (!this.ready.isEmpty()) {
-			return handPending() ? HandOn.DELETE : HandOn.HANDED;
-		}
-		if (this.broken && this.inFlight == 0) {
-			this.pending = null;
+		if (this.broken) {
 			drop();
 			return HandOn.LEAD;
 		}
-		return HandOn.HANDED;
+		this.pending = next;
+		return handPending(staleBefore);
 	}
 
-	/** Passes a handed node, never used, on to the next waiter; {@code true} if none is left (delete it). */
-	synchronized boolean passOn(GrantedNode node) {
-		return offer(this.waiters.poll(), node);
+	/**
+	 * Passes a handed token, never used (its waiter could not take the grant), on to the next waiter.
+	 * @param staleBefore tokens written before this instant are past the session's lease
+	 * @return {@code true} if no waiter is left: the node must be deleted
+	 */
+	synchronized boolean passOn(HandoffToken token, long staleBefore) {
+		if (!token.node().nodePath().equals(this.nodePath) || this.broken) {
+			// the chain moved on or ended meanwhile: the node is not handed again
+			LocalWaiter next = this.waiters.poll();
+			if (next == null) {
+				drop();
+				this.busy = false;
+				return true;
+			}
+			passLead(next);
+			return false;
+		}
+		this.ready.addFirst(token);
+		this.pending = this.waiters.poll();
+		if (this.pending == null) {
+			drop();
+			this.busy = false;
+			return true;
+		}
+		return handPending(staleBefore) == HandOn.DELETE;
 	}
 
 	/** The chain's node is lost (a handed node is not ours): the chain has none. */
 	synchronized void nodeLost() {
 		drop();
 	}
+
 	/** {@code next} (or the waiter after it, if it gave up) leads: it queues with a node of its own. */
 	synchronized void lead(LocalWaiter next) {
 		passLead(next);
 	}
 
-	/** Hands the first ready token to the pending waiter; {@code true} if no waiter is left. */
-	private boolean handPending() {
-		GrantedNode node = this.ready.poll();
-		LocalWaiter waiter = this.pending;
-		this.pending = null;
-		this.lastToken = node.fencingToken();
-		return offer(waiter, node);
-	}
-
-	private boolean offer(@Nullable LocalWaiter first, GrantedNode node) {
-		LocalWaiter waiter = first;
-		Turn turn = new Turn(node);
-		while (waiter != null) {
-			if (waiter.offer(turn)) {
-				return false;
+	/**
+	 * Hands the first ready token the pending waiter may take (dropping those it may not: they are
+	 * no better for later waiters), skipping waiters that gave up.
+	 * @return HANDED (handed, or waiting for a write), or DELETE if no waiter is left
+	 */
+	private HandOn handPending(long staleBefore) {
+		while (this.pending != null) {
+			if (this.pending.hasGivenUp()) {
+				this.pending = this.waiters.poll();
+				continue;
 			}
-			waiter = this.waiters.poll();
+			HandoffToken token = this.ready.poll();
+			if (token == null) {
+				// a write for it is on its way (LocalChains keeps one in flight for the pending waiter)
+				return HandOn.HANDED;
+			}
+			if (!token.mayGoTo(this.pending.ticket, staleBefore)) {
+				continue;
+			}
+			LocalWaiter waiter = this.pending;
+			this.pending = null;
+			this.lastToken = token.node().fencingToken();
+			waiter.offer(new Turn(token));
+			return HandOn.HANDED;
 		}
 		drop();
 		this.busy = false;
-		return true;
+		return HandOn.DELETE;
 	}
 
 	private void passLead(@Nullable LocalWaiter first) {
@@ -254,9 +293,13 @@ final class LocalChain {
 		this.pending = null;
 	}
 
-	/** Handoff writes to send for a node (of a session). */
-	record Writes(@Nullable String nodePath, long sessionId, int count) {
-		static final Writes NONE = new Writes(null, 0, 0);
+	/**
+	 * Handoff writes to send for a node (of a session).
+	 * @param ticketsBefore the tickets given out when they were reserved: only waiters with a
+	 * smaller ticket may take their tokens
+	 */
+	record Writes(@Nullable String nodePath, long sessionId, int count, long ticketsBefore) {
+		static final Writes NONE = new Writes(null, 0, 0, 0);
 	}
 
 	/** What {@link #handOn(LocalWaiter)} left to do. */
@@ -265,7 +308,7 @@ final class LocalChain {
 		HANDED,
 		/** No waiter left: the node must be deleted. */
 		DELETE,
-		/** The node is lost: the waiter leads with a node of its own. */
+		/** The chain ended (a write failed) or lost its node: the waiter leads with a node of its own. */
 		LEAD
 	}
 

@@ -81,13 +81,15 @@ final class LocalChains {
 		if (turn == null) {
 			return null;
 		}
-		GrantedNode node = turn.node();
-		if (node != null) {
+		HandoffToken token = turn.token();
+		if (token != null) {
+			GrantedNode node = token.node();
 			try {
 				checkGranting.run();
 			}
 			catch (RuntimeException ex) {
-				dropIfLast(key, chain, chain.passOn(node), node);
+				dropIfLast(key, chain, chain.passOn(token, staleBefore()), node);
+				pump(key, chain);
 				throw ex;
 			}
 			LockHold hold = new LockHold(target, node, request.owner(), Thread.currentThread());
@@ -199,7 +201,7 @@ final class LocalChains {
 	private AfterRelease handOn(Key key, LocalChain chain, LockHold hold, LocalWaiter next) {
 		String nodePath = hold.nodePath();
 		return new AfterRelease(true, () -> {
-			LocalChain.HandOn outcome = chain.handOn(next);
+			LocalChain.HandOn outcome = chain.handOn(next, staleBefore());
 			if (outcome == LocalChain.HandOn.DELETE) {
 				this.queue.deleteInBackground(nodePath);
 				forgetIfIdle(key, chain);
@@ -223,13 +225,15 @@ final class LocalChains {
 		for (int i = 0; i < writes.count(); i++) {
 			// read before the write: a connection event before its reply starts the next hold in doubt
 			long decidedAt = this.guard.epoch();
+			long writtenAt = System.nanoTime();
 			HandoffWrite.send(this.client, key.basePath(), nodePath, (token) -> {
-				GrantedNode handed = new GrantedNode(nodePath, token, sessionId, decidedAt);
-				if (chain.written(handed)) {
-					dropIfLast(key, chain, true, handed);
+				HandoffToken handed = new HandoffToken(
+						new GrantedNode(nodePath, token, sessionId, decidedAt), writes.ticketsBefore(), writtenAt);
+				if (chain.written(handed, staleBefore())) {
+					dropIfLast(key, chain, true, handed.node());
 				}
 				else {
-					// keeps writes ahead (and one for a pending handoff whose write was dropped)
+					// keeps writes ahead (and one for a pending handoff whose token was dropped)
 					pump(key, chain);
 				}
 			}, () -> {
@@ -241,6 +245,15 @@ final class LocalChains {
 				}
 			});
 		}
+	}
+
+	/**
+	 * Tokens written before this instant ({@link System#nanoTime()}) are not handed on: their
+	 * writes were sent half a session timeout ago or more, so the session may have ended since
+	 * (docs/lock-protocol.md, "The handoff write").
+	 */
+	private long staleBefore() {
+		return System.nanoTime() - this.guard.sessionLeaseNanos();
 	}
 
 	private void dropIfLast(Key key, LocalChain chain, boolean noWaiterLeft, GrantedNode node) {

@@ -19,6 +19,12 @@ final class LocalWaiter {
 	/** Guarded by the chain's lock. */
 	private boolean gaveUp;
 
+	/**
+	 * The order in which it joined its chain, given by the chain; guarded by the chain's lock. A
+	 * token written ahead goes only to a waiter that joined before the write was reserved.
+	 */
+	long ticket;
+
 	/** Guarded by the chain's lock: gives the turn, or {@code false} if this waiter gave up. */
 	boolean offer(Turn next) {
 		if (this.gaveUp) {
@@ -26,6 +32,11 @@ final class LocalWaiter {
 		}
 		this.turn.complete(next);
 		return true;
+	}
+
+	/** Guarded by the chain's lock: whether it gave up (a turn offered now is refused). */
+	boolean hasGivenUp() {
+		return this.gaveUp;
 	}
 
 	/** Guarded by the chain's lock: gives up, unless the turn came already. */
@@ -59,12 +70,17 @@ final class LocalWaiter {
 
 	/**
 	 * A waiter's turn.
-	 * @param node the lock node handed to the waiter, or {@code null}: the waiter leads, that is
-	 * queues in ZooKeeper with a node of its own
+	 * @param token the lock node handed to the waiter with its new fencing token, or {@code null}:
+	 * the waiter leads, that is queues in ZooKeeper with a node of its own
 	 */
-	record Turn(@Nullable GrantedNode node) {
+	record Turn(@Nullable HandoffToken token) {
 
 		static final Turn LEAD = new Turn(null);
+
+		/** The lock node handed to the waiter, or {@code null} if it leads. */
+		@Nullable GrantedNode node() {
+			return (this.token != null) ? this.token.node() : null;
+		}
 
 	}
 

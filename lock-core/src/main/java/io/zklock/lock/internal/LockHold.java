@@ -52,6 +52,12 @@ final class LockHold implements GuardedHold {
 	/** When the hold went IN_DOUBT last, on {@link System#nanoTime()}. */
 	private long inDoubtSince;
 
+	/** Guarded writes of this hold under way ({@code GuardedTransaction.commit}). */
+	private int pins;
+
+	/** What the last release left to do until no guarded write is under way, if anything. */
+	private @Nullable Runnable afterPins;
+
 	LockHold(LockTarget target, GrantedNode node, HoldOwner owner, Thread holderThread) {
 		this.target = target;
 		this.node = node;
@@ -161,6 +167,44 @@ final class LockHold implements GuardedHold {
 			return Exit.LAST;
 		}
 		return (this.entries == 0 && !detached) ? Exit.LEFT_THREAD : Exit.STILL_HELD;
+	}
+
+	/**
+	 * Marks a guarded write of this hold as under way: until {@link #unpin()}, the last release
+	 * leaves the node where it is ({@link #whenUnpinned(Runnable)}), so that no other holder gets it.
+	 * @return {@code false} if the hold was released already (then nothing is pinned)
+	 */
+	synchronized boolean pin() {
+		if (this.released) {
+			return false;
+		}
+		this.pins++;
+		return true;
+	}
+
+	/** A guarded write of this hold has returned; the last one runs what the release left. */
+	void unpin() {
+		Runnable then;
+		synchronized (this) {
+			this.pins--;
+			if (this.pins > 0 || this.afterPins == null) {
+				return;
+			}
+			then = this.afterPins;
+			this.afterPins = null;
+		}
+		then.run();
+	}
+
+	/** Runs {@code then} now, or once no guarded write of this hold is under way. */
+	void whenUnpinned(Runnable then) {
+		synchronized (this) {
+			if (this.pins > 0) {
+				this.afterPins = then;
+				return;
+			}
+		}
+		then.run();
 	}
 
 	/** What one release leaves of a hold. */

@@ -13,7 +13,7 @@ import org.apache.zookeeper.data.Stat;
  * The ZooKeeper requests of one acquire, all sent with Curator's background API (nothing here
  * waits for a reply): the protected {@code EPHEMERAL_SEQUENTIAL} create of a lock node under
  * CONTAINER parents, the listing of the lock path, the read of a lock node's {@code Stat}, and
- * a reader's write of its own node for its fencing token.
+ * a write of our own node for a fencing token of its own.
  */
 final class LockNodeCalls {
 
@@ -96,12 +96,17 @@ final class LockNodeCalls {
 
 	/**
 	 * Whether a grant decided on evidence at zxid {@code evidence} takes its fencing token from a
-	 * write of our node ({@link #rewrite}): a reader's does, unless the evidence is a write of its
-	 * own node ({@code own}: its create, or that rewrite), since readers granted on the same
-	 * evidence must not share a token (docs/lock-protocol.md).
+	 * write of our node ({@link #rewrite}) instead: unless the evidence is a write of our own node
+	 * ({@code own}: its create, or that rewrite), or, for an exclusive node, the release after
+	 * holding of its last blocker. Any other evidence may be another grant's too: readers granted
+	 * together share theirs, and a session's end deletes its nodes on every lock path at one zxid
+	 * (docs/lock-protocol.md, "The fencing token").
 	 */
-	boolean needsOwnWrite(long evidence, Stat own) {
-		return this.mode == LockMode.READ && evidence != own.getCzxid() && evidence != own.getMzxid();
+	boolean needsOwnWrite(long evidence, boolean releaseOfLastBlocker, Stat own) {
+		if (evidence == own.getCzxid() || evidence == own.getMzxid()) {
+			return false;
+		}
+		return this.mode == LockMode.READ || !releaseOfLastBlocker;
 	}
 
 	/** Writes our node's data again, unchanged; the reply's Stat carries the write's {@code mzxid}. */

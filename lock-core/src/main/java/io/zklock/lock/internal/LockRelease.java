@@ -53,7 +53,8 @@ final class LockRelease {
 			result = ReleaseResult.LOST;
 		}
 		this.listeners.released(hold.target(), hold.fencingToken(), hold.heldFor(), result);
-		after.then().run();
+		// a node handed on waits for the released holder's guarded writes under way (GuardedWrites)
+		hold.whenUnpinned(after.then());
 		return result;
 	}
 

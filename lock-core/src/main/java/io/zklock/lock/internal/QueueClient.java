@@ -2,17 +2,15 @@ package io.zklock.lock.internal;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The Curator client as the acquires of one {@link LockNodeQueue} use it: its connection and
- * session (from the {@link SessionGuard} and the {@link NamespaceGate}), the count of predecessor
- * watches that all its waiters share, and background deletes of the nodes they give up (with the
- * other nodes of their create, {@link ProtectedNodes}). Thread-safe.
+ * session (from the {@link SessionGuard} and the {@link NamespaceGate}), and background deletes
+ * of the nodes they give up (with the other nodes of their create, {@link ProtectedNodes}). The
+ * watches its waiters set are counted per ZooKeeper handle ({@link HandleWatches}). Thread-safe.
  */
 final class QueueClient {
 
@@ -21,12 +19,6 @@ final class QueueClient {
 	private final SessionGuard guard;
 
 	private final NamespaceGate namespace;
-
-	/** Pending predecessor watches of this client's waiters, by path; see {@link PredecessorWatch}. */
-	private final ConcurrentMap<String, Integer> watchersByPath = new ConcurrentHashMap<>();
-
-	/** Pending persistent watches on exclusive blockers, by path; see {@link HandoffWatch}. */
-	private final ConcurrentMap<String, Integer> persistentWatchersByPath = new ConcurrentHashMap<>();
 
 	QueueClient(CuratorFramework client, SessionGuard guard, NamespaceGate namespace) {
 		this.client = client;
@@ -61,14 +53,6 @@ final class QueueClient {
 
 	CuratorFramework client() {
 		return this.client;
-	}
-
-	ConcurrentMap<String, Integer> watchersByPath() {
-		return this.watchersByPath;
-	}
-
-	ConcurrentMap<String, Integer> persistentWatchersByPath() {
-		return this.persistentWatchersByPath;
 	}
 
 	/**

@@ -17,7 +17,9 @@ import org.jspecify.annotations.Nullable;
  * servers, ZOOKEEPER-4655): Curator 5.9 hands every watcher a {@code NamespaceWatchedEvent},
  * which it builds without the zxid. Paths are given and reported inside the client's namespace,
  * as with Curator; requests are asynchronous and never retried (a failure is reported, a
- * connection problem as {@link KeeperException.Code#CONNECTIONLOSS}). Thread-safe.
+ * connection problem as {@link KeeperException.Code#CONNECTIONLOSS}). Every watch set here is
+ * counted in its handle's {@link HandleWatches}, shared by all waiters of the JVM on that handle,
+ * and removed through it. Thread-safe.
  */
 final class RawWatches {
 
@@ -36,23 +38,24 @@ final class RawWatches {
 				(event.getPath() != null) ? unfix(event.getPath()) : null, event.getZxid()));
 	}
 
-	/** Sets a data watch on {@code path} with {@code getData}; {@code reply} gets the result code. */
-	void getData(String path, Watcher watcher, IntConsumer reply) {
-		ZooKeeper zooKeeper = handle(reply);
-		if (zooKeeper != null) {
-			zooKeeper.getData(fix(path), watcher, (rc, p, ctx, data, stat) -> reply.accept(rc), null);
-		}
+	/**
+	 * Sets a data watch on {@code path} with {@code getData}; {@code reply} gets the result code.
+	 * @return the watch, to remove or forget; counted in the handle's {@link HandleWatches} before
+	 * the request is sent, so that it is removed even if the reply is lost
+	 */
+	Registration getData(String path, Watcher watcher, IntConsumer reply) {
+		return set(path, watcher, reply,
+				(zooKeeper, full) -> zooKeeper.getData(full, watcher, (rc, p, ctx, data, stat) -> reply.accept(rc), null));
 	}
 
 	/**
 	 * Sets a persistent (not recursive) watch on {@code path} with {@code addWatch} (ZooKeeper
 	 * 3.6+): it fires on every change of the node, its deletion included, until removed.
+	 * @return the watch, to remove or forget
 	 */
-	void addPersistentWatch(String path, Watcher watcher, IntConsumer reply) {
-		ZooKeeper zooKeeper = handle(reply);
-		if (zooKeeper != null) {
-			zooKeeper.addWatch(fix(path), watcher, AddWatchMode.PERSISTENT, (rc, p, ctx) -> reply.accept(rc), null);
-		}
+	Registration addPersistentWatch(String path, Watcher watcher, IntConsumer reply) {
+		return set(path, watcher, reply, (zooKeeper, full) -> zooKeeper.addWatch(full, watcher,
+				AddWatchMode.PERSISTENT, (rc, p, ctx) -> reply.accept(rc), null));
 	}
 
 	/** Sets nothing: {@code exists} on {@code path}; {@code reply} gets the result code. */
@@ -63,21 +66,15 @@ final class RawWatches {
 		}
 	}
 
-	/**
-	 * Removes {@code watcher} of {@code type} from {@code path}, in the background, ignoring
-	 * every failure: ZooKeeper takes the watch off the server once no other watcher of this client
-	 * is left on it, else only drops {@code watcher} locally. Without a connection it is dropped
-	 * locally ({@code local = true}): the server dropped the connection's watches with it, and the
-	 * client would otherwise set a persistent watch again on its next connection, for the rest of
-	 * the session (the randomized fault soak found one left so).
-	 */
-	void remove(String path, Watcher watcher, Watcher.WatcherType type) {
-		ZooKeeper zooKeeper = handle((rc) -> {
-		});
-		if (zooKeeper != null) {
-			zooKeeper.removeWatches(fix(path), watcher, type, true, (rc, p, ctx) -> {
-			}, null);
+	private Registration set(String path, Watcher watcher, IntConsumer reply, Request request) {
+		ZooKeeper zooKeeper = handle(reply);
+		if (zooKeeper == null) {
+			return Registration.NONE;
 		}
+		String full = fix(path);
+		HandleWatches watches = HandleWatches.of(zooKeeper);
+		watches.set(full, () -> request.send(zooKeeper, full));
+		return new Registration(zooKeeper, watches, full, watcher);
 	}
 
 	private @Nullable ZooKeeper handle(IntConsumer reply) {
@@ -105,6 +102,66 @@ final class RawWatches {
 			return "/";
 		}
 		return path.startsWith(prefix + "/") ? path.substring(prefix.length()) : path;
+	}
+
+	/** An asynchronous request that sets a watch on the handle's own path {@code full}. */
+	@FunctionalInterface
+	private interface Request {
+
+		void send(ZooKeeper zooKeeper, String full);
+
+	}
+
+	/**
+	 * One watcher set on a path of one handle, counted in that handle's {@link HandleWatches}:
+	 * {@link #remove()} it when it is no longer needed, or {@link #forget()} it when it fired
+	 * (a one-shot watch) or something else removed it. Each is done at most once. Thread-safe.
+	 */
+	static final class Registration {
+
+		static final Registration NONE = new Registration(null, null, "", null);
+
+		private final @Nullable ZooKeeper zooKeeper;
+
+		private final @Nullable HandleWatches watches;
+
+		private final String path;
+
+		private final @Nullable Watcher watcher;
+
+		private boolean done;
+
+		private Registration(@Nullable ZooKeeper zooKeeper, @Nullable HandleWatches watches, String path,
+				@Nullable Watcher watcher) {
+			this.zooKeeper = zooKeeper;
+			this.watches = watches;
+			this.path = path;
+			this.watcher = watcher;
+			this.done = (watches == null);
+		}
+
+		/** Removes the watcher, in the background; takes the watch off the server if it was the last. */
+		void remove() {
+			HandleWatches counted = this.watches;
+			if (take() && counted != null && this.zooKeeper != null && this.watcher != null) {
+				counted.remove(this.zooKeeper, this.path, this.watcher);
+			}
+		}
+
+		/** The watcher fired or was removed: counts it out without a request. */
+		void forget() {
+			HandleWatches counted = this.watches;
+			if (take() && counted != null) {
+				counted.forget(this.path);
+			}
+		}
+
+		private synchronized boolean take() {
+			boolean first = !this.done;
+			this.done = true;
+			return first;
+		}
+
 	}
 
 }

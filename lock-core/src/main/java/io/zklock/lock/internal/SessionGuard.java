@@ -128,6 +128,22 @@ final class SessionGuard implements AutoCloseable {
 	}
 
 	/**
+	 * How long after a request was sent the session is sure to live: half the session timeout
+	 * the server negotiated (the server ends a session only after hearing nothing from its client
+	 * for that long; the other half covers clocks that run at slightly different rates). Zero while
+	 * the client has no session.
+	 * @return nanoseconds
+	 */
+	long sessionLeaseNanos() {
+		try {
+			return TimeUnit.MILLISECONDS.toNanos(this.client.getZookeeperClient().getZooKeeper().getSessionTimeout()) / 2;
+		}
+		catch (Exception ex) {
+			return 0;
+		}
+	}
+
+	/**
 	 * Since when the client is not connected (at the latest since this guard began to follow
 	 * it), or empty while it is connected.
 	 */

@@ -16,9 +16,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link ListingEvidence} on a real server's listings: a listing's evidence is our node's
- * {@code czxid} while no child has left the lock path since our create (later creates do not
- * matter), and the lock path's {@code pzxid} once one has; children that are not lock nodes never
- * make it take the {@code czxid}.
+ * {@code czxid} while no child ever left the lock path (later creates do not matter), and the lock
+ * path's {@code pzxid} once one has, even before our create; and the server arithmetic it rests
+ * on: the sequence suffix counts the creates, the reported {@code cversion} counts creates and
+ * deletes, {@code 2 × creates − children} (issue 26, item 6: the protocol page said the
+ * {@code cversion} told a deletion since our create, which it cannot).
  */
 class ListingEvidenceTests {
 
@@ -42,23 +44,32 @@ class ListingEvidenceTests {
 			Stat parent = new Stat();
 			List<String> children = client.getChildren().storingStatIn(parent).forPath(path);
 			assertThat(parent.getPzxid()).isGreaterThan(second.getCzxid());
-			assertThat(ListingEvidence.of(children, name(a), parent, first.getCzxid()))
-				.as("only creates since ours").isEqualTo(first.getCzxid());
-			assertThat(ListingEvidence.of(children, name(b), parent, second.getCzxid())).isEqualTo(second.getCzxid());
+			assertThat(children).hasSize(3);
+			assertThat(ListingEvidence.of(parent, first.getCzxid())).as("only creates since ours")
+				.isEqualTo(first.getCzxid());
+			assertThat(ListingEvidence.of(parent, second.getCzxid())).isEqualTo(second.getCzxid());
 
 			client.delete().forPath(a);
-			children = client.getChildren().storingStatIn(parent).forPath(path);
-			assertThat(ListingEvidence.of(children, name(b), parent, second.getCzxid()))
-				.as("a child left since our create").isEqualTo(parent.getPzxid())
+			client.getChildren().storingStatIn(parent).forPath(path);
+			assertThat(parent.getCversion()).as("creates and deletes, 2 × 3 creates − 2 children").isEqualTo(4);
+			assertThat(ListingEvidence.of(parent, second.getCzxid())).as("a child left since our create")
+				.isEqualTo(parent.getPzxid())
 				.isGreaterThan(second.getCzxid());
 
 			Stat third = new Stat();
 			String c = client.create().storingStatIn(third).withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
 				.forPath(path + "/x-lock-");
-			client.create().forPath(path + "/sub-9999999999");
-			children = client.getChildren().storingStatIn(parent).forPath(path);
-			assertThat(ListingEvidence.of(children, name(c), parent, third.getCzxid()))
-				.as("a child that is no lock node was created since: no certainty").isEqualTo(parent.getPzxid());
+			assertThat(name(c)).as("the sequence suffix counts creates only").endsWith("0000000003");
+			client.getChildren().storingStatIn(parent).forPath(path);
+			assertThat(ListingEvidence.of(parent, third.getCzxid())).as("nothing changed since our create")
+				.isEqualTo(third.getCzxid())
+				.isEqualTo(parent.getPzxid());
+			client.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(path + "/x-lock-");
+			client.getChildren().storingStatIn(parent).forPath(path);
+			assertThat(ListingEvidence.of(parent, third.getCzxid()))
+				.as("only a create since ours, but the lock path lost a node before: not told apart")
+				.isEqualTo(parent.getPzxid())
+				.isGreaterThan(third.getCzxid());
 		}
 	}
 
