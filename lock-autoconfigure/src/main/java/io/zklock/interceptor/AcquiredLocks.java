@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +11,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockState;

@@ -1,8 +1,12 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
+
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.OnHoldExceeded;
+import io.zklock.annotation.OnLockLost;
 
 /**
  * Settings of the {@link DistributedLock} interceptor.

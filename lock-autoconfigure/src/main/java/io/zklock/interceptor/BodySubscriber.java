@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.RejectedExecutionException;
@@ -10,6 +10,9 @@ import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
+
+import io.zklock.annotation.HoldExceededException;
+import io.zklock.annotation.OnHoldExceeded;
 
 /**
  * One subscription of a {@code Mono} or {@code Flux} method under its locks, between the

@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -9,6 +9,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.annotation.OnLockFailure;
+import io.zklock.annotation.SkippedCall;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockAcquisitionException;
 

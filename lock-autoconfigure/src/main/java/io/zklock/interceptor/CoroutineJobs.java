@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.util.concurrent.CancellationException;
 
@@ -8,6 +8,8 @@ import kotlin.coroutines.CoroutineContext;
 import kotlinx.coroutines.Job;
 import kotlinx.coroutines.ThreadContextElement;
 import org.jspecify.annotations.Nullable;
+
+import io.zklock.annotation.DistributedLock;
 
 import org.springframework.aop.ProxyMethodInvocation;
 

@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.lang.reflect.Method;
 
@@ -8,6 +8,12 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.DistributedLocks;
+import io.zklock.annotation.DistributedSemaphore;
+import io.zklock.annotation.LockContext;
+import io.zklock.annotation.ReactiveLockContext;
 
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;

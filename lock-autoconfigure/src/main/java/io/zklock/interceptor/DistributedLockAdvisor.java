@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -6,6 +6,9 @@ import java.util.function.Supplier;
 import org.aopalliance.aop.Advice;
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.DistributedSemaphore;
+import io.zklock.annotation.SkippedCall;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.SemaphoreByCurator;

@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.lang.reflect.Method;
 import java.util.Optional;
@@ -8,6 +8,9 @@ import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.DistributedSemaphore;
+import io.zklock.annotation.SkippedCall;
 import io.zklock.lock.HoldOwner;
 
 import org.springframework.aop.ProxyMethodInvocation;

@@ -1,6 +1,9 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.lang.reflect.Method;
+
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.DistributedSemaphore;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;

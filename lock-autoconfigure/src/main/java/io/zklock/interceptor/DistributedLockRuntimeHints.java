@@ -1,7 +1,12 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.DistributedLocks;
+import io.zklock.annotation.DistributedSemaphore;
+import io.zklock.annotation.SkippedCall;
+import io.zklock.annotation.SkippedCallListener;
 import io.zklock.autoconfigure.ZkLockProperties;
 import io.zklock.lock.LockListener;
 

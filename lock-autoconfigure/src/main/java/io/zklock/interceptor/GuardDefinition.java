@@ -1,8 +1,12 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
+
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.DistributedSemaphore;
+import io.zklock.annotation.OnLockFailure;
 
 /**
  * The validated annotation of one method: its locks ({@link LockDefinition}) or its

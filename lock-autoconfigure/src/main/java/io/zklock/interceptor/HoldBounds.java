@@ -1,9 +1,10 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.lock.LockListener;
 
 /**

@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.time.Duration;
 import java.util.List;
@@ -9,13 +9,15 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.HoldExceededException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockTarget;
 import io.zklock.lock.PermitLease;
 
 /**
  * Makes the bounds of annotated calls' holds loud: a WARN on the
- * {@code io.zklock.annotation.HoldReports} logger, and
+ * {@code io.zklock.interceptor.HoldReports} logger, and
  * {@link io.zklock.lock.LockListener#onHoldExceeded} for every lock of the call (not for a
  * semaphore's permit, which is no lock), which the {@code zklock.hold.exceeded} meter counts. Two events: a hold that passed
  * {@link DistributedLock#holdAtMost()} (kept), and the locks of a call whose work was cancelled

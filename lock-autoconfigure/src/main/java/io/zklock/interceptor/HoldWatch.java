@@ -1,8 +1,12 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
+
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.HoldExceededException;
+import io.zklock.annotation.OnHoldExceeded;
 
 /**
  * Watches one call's hold against its {@link DistributedLock#holdAtMost()}: when the bound

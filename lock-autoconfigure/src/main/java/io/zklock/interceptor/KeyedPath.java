@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.expression.Expression;

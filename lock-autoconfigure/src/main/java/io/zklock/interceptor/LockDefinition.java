@@ -1,9 +1,13 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.time.Duration;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
+
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.OnHoldExceeded;
+import io.zklock.annotation.OnLockFailure;
 
 /**
  * The validated {@link DistributedLock}s of one method.

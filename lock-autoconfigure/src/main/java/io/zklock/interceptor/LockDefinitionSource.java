@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -13,6 +13,12 @@ import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.DistributedLocks;
+import io.zklock.annotation.DistributedSemaphore;
+import io.zklock.annotation.InvalidLockAnnotationException;
+import io.zklock.annotation.OnHoldExceeded;
+import io.zklock.annotation.OnLockFailure;
 import io.zklock.lock.LockPaths;
 
 import org.springframework.boot.convert.DurationStyle;

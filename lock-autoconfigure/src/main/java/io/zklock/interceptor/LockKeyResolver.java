@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.lang.reflect.Method;
 import java.util.Arrays;

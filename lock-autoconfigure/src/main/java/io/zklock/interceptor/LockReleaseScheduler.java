@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
+
+import io.zklock.annotation.DistributedLock;
 
 import org.springframework.context.SmartLifecycle;
 
@@ -124,8 +126,11 @@ public final class LockReleaseScheduler implements SmartLifecycle, AutoCloseable
 		}
 	}
 
-	/** How many releases and checks are waiting. */
-	int pendingCount() {
+	/**
+	 * How many releases are waiting.
+	 * @return the count
+	 */
+	public int pendingCount() {
 		synchronized (this.monitor) {
 			return this.pending.size();
 		}

@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
@@ -11,6 +11,10 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
+
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.DistributedLocks;
+import io.zklock.annotation.DistributedSemaphore;
 
 import org.springframework.core.BridgeMethodResolver;
 import org.springframework.core.KotlinDetector;

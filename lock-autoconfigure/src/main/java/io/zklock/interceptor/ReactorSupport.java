@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -14,6 +14,9 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Schedulers;
 
+import io.zklock.annotation.LockContext;
+import io.zklock.annotation.OnLockLost;
+import io.zklock.annotation.ReactiveLockContext;
 import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockState;
 

@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.lang.reflect.Method;
 import java.util.Optional;
@@ -6,6 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
+
+import io.zklock.annotation.InvalidLockAnnotationException;
 
 import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodParameter;

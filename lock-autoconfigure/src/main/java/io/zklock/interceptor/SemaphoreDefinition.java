@@ -1,8 +1,11 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
+
+import io.zklock.annotation.DistributedSemaphore;
+import io.zklock.annotation.OnLockFailure;
 
 /**
  * The validated {@link DistributedSemaphore} of one method.

@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -10,6 +10,11 @@ import java.util.function.Consumer;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.annotation.HoldExceededException;
+import io.zklock.annotation.LockContext;
+import io.zklock.annotation.OnHoldExceeded;
+import io.zklock.annotation.OnLockLost;
+import io.zklock.annotation.SkippedCall;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockState;

@@ -1,10 +1,14 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.util.function.Consumer;
 
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.LockContext;
+import io.zklock.annotation.OnLockLost;
+import io.zklock.annotation.SkippedCall;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockLostException;
 

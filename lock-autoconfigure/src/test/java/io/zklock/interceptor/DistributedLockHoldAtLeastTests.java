@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -21,6 +21,12 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.SessionExpiry;
+import io.zklock.annotation.ZkAnnotationTest;
+import io.zklock.annotation.InvalidLockAnnotationException;
+import io.zklock.annotation.LockContext;
+import io.zklock.annotation.OnLockFailure;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;

@@ -1,9 +1,14 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.lang.reflect.Method;
 
 import org.junit.jupiter.api.Test;
 
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.DistributedLocks;
+import io.zklock.annotation.DistributedSemaphore;
+import io.zklock.annotation.SkippedCall;
+import io.zklock.annotation.SkippedCallListener;
 import io.zklock.autoconfigure.ZkLockProperties;
 import io.zklock.autoconfigure.ZooKeeperProperties;
 import io.zklock.lock.LockListener;

@@ -1,4 +1,4 @@
-package io.zklock.annotation;
+package io.zklock.interceptor;
 
 import java.lang.annotation.Annotation;
 import java.lang.annotation.ElementType;
@@ -10,6 +10,9 @@ import java.util.ArrayList;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.DistributedSemaphore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
