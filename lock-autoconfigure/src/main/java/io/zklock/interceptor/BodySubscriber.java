@@ -2,7 +2,6 @@ package io.zklock.interceptor;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscription;
@@ -29,57 +28,41 @@ import io.zklock.annotation.OnHoldExceeded;
  * then produces is discarded (Reactor's discard hook sees it), and an error goes to Reactor's
  * dropped-error hook;</li>
  * <li>a Kotlin {@code suspend} function's coroutine is cancelled through its {@code Job}
- * ({@link WorkStopper}), which leaves its publisher subscribed: the locks go when the coroutine
+ * ({@link LockedCall#stopWork()}), which leaves its publisher subscribed: the locks go when the coroutine
  * has completed, after its {@code finally} blocks and children;</li>
  * <li>a {@code Flux} may never end by itself ({@code Flux.interval}, a consumer), so the caller's
  * cancel ({@code take}, {@code next}, a closed connection) cancels it; its end cannot be seen
  * after that, so its locks are kept {@code zklock.hold-after-cancel} more
- * ({@link AcquiredLocks#workCancelled(String)}).</li>
+ * ({@link LockedCall#cancelWork(String)}).</li>
  * </ul>
  * When zklock cancels the call itself ({@link OnHoldExceeded#CANCEL}), the caller (if still
  * subscribed) gets {@link HoldExceededException}; a coroutine is cancelled through its
  * {@code Job} and its locks go when it has ended, a {@code Mono} is detached as at a caller's
  * cancel and its locks go at its own end, and a {@code Flux} is cancelled and keeps its locks
- * {@code zklock.hold-after-cancel} more. Signals to the caller are serialized.
+ * {@code zklock.hold-after-cancel} more. Signals to the caller are serialized. The state of the
+ * subscription is its call's ({@link LockedCall}: {@code RUNNING}, {@code DETACHED},
+ * {@code CANCELLED}, {@code DONE}); this class holds none of its own.
  */
 final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 
-	private static final int RUNNING = 0;
-
-	/** The caller cancelled a Mono: the work runs on to its end, for nobody. */
-	private static final int DETACHED = 1;
-
-	/** The work was cancelled; its locks go after zklock.hold-after-cancel. */
-	private static final int CANCELLED = 2;
-
-	/** The work ended by itself; its locks go now. */
-	private static final int ENDED = 3;
-
 	private final CoreSubscriber<? super Object> actual;
 
-	private final AcquiredLocks held;
+	private final LockedCall held;
 
 	private final boolean single;
-
-	private final AtomicInteger state = new AtomicInteger(RUNNING);
-
-	private final WorkStopper stopper;
 
 	private volatile @Nullable Subscription upstream;
 
 	/**
 	 * Creates the subscriber.
 	 * @param actual the caller's subscriber
-	 * @param held the call's locks, released when the work ends
+	 * @param held the call, {@code RUNNING}; its locks are released when the work ends
 	 * @param single whether the method returns a {@code Mono} (or is a {@code suspend} function)
-	 * @param stopper stops a detached {@code Mono}'s work without unsubscribing, where it can
-	 * (a {@code suspend} function's coroutine)
 	 */
-	BodySubscriber(CoreSubscriber<? super Object> actual, AcquiredLocks held, boolean single, WorkStopper stopper) {
+	BodySubscriber(CoreSubscriber<? super Object> actual, LockedCall held, boolean single) {
 		this.actual = Operators.serialize(actual);
 		this.held = held;
 		this.single = single;
-		this.stopper = stopper;
 	}
 
 	@Override
@@ -91,14 +74,14 @@ final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 	public void onSubscribe(Subscription subscription) {
 		if (Operators.validate(this.upstream, subscription)) {
 			this.upstream = subscription;
-			this.held.watch().cancelWith(this::cancelByZklock);
+			this.held.cancelWith(this::cancelByZklock);
 			this.actual.onSubscribe(this);
 		}
 	}
 
 	@Override
 	public void onNext(Object value) {
-		if (this.state.get() == RUNNING) {
+		if (this.held.state() == LockedCall.RUNNING) {
 			this.actual.onNext(value);
 		}
 		else {
@@ -108,11 +91,11 @@ final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 
 	@Override
 	public void onError(Throwable error) {
-		int was = end();
-		if (was == RUNNING) {
+		int was = this.held.endWork();
+		if (was == LockedCall.RUNNING) {
 			releaseThen(() -> this.actual.onError(error));
 		}
-		else if (was == DETACHED) {
+		else if (was == LockedCall.DETACHED) {
 			// the end of work that runs on for nobody; a stopped coroutine ends with a cancellation
 			releaseThen(() -> {
 				if (!(error instanceof CancellationException)) {
@@ -124,11 +107,11 @@ final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 
 	@Override
 	public void onComplete() {
-		int was = end();
-		if (was == RUNNING) {
+		int was = this.held.endWork();
+		if (was == LockedCall.RUNNING) {
 			releaseThen(this.actual::onComplete);
 		}
-		else if (was == DETACHED) {
+		else if (was == LockedCall.DETACHED) {
 			releaseThen(() -> {
 			});
 		}
@@ -137,7 +120,7 @@ final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 	@Override
 	public void request(long n) {
 		Subscription subscription = this.upstream;
-		if (subscription != null && this.state.get() == RUNNING) {
+		if (subscription != null && this.held.state() == LockedCall.RUNNING) {
 			subscription.request(n);
 		}
 	}
@@ -149,14 +132,13 @@ final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 			return;
 		}
 		if (this.single) {
-			if (this.state.compareAndSet(RUNNING, DETACHED)) {
+			if (this.held.detach()) {
 				// the work runs on to its end (a coroutine is cancelled first), which tells that it has ended
 				subscription.request(Long.MAX_VALUE);
-				this.stopper.stop();
+				this.held.stopWork();
 			}
 		}
-		else if (this.state.compareAndSet(RUNNING, CANCELLED)) {
-			this.held.workCancelled("its subscriber cancelled it");
+		else if (this.held.cancelWork("its subscriber cancelled it") == LockedCall.RUNNING) {
 			subscription.cancel();
 		}
 	}
@@ -167,17 +149,17 @@ final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 	 * whose end is not seen after this.
 	 */
 	private @Nullable String cancelByZklock(HoldExceededException error) {
-		if (this.single && this.stopper.canStop()) {
-			if (this.state.compareAndSet(RUNNING, DETACHED)) {
+		if (this.single && this.held.canStopWork()) {
+			if (this.held.detach()) {
 				this.actual.onError(error);
 			}
-			this.stopper.stop();
+			this.held.stopWork();
 			return "zklock cancelled the call's coroutine; the lock goes when it has ended";
 		}
 		if (this.single) {
 			// as at a caller's cancel: a cancel would reach neither a future under the Mono nor a
 			// running callable, and would hide its end
-			if (this.state.compareAndSet(RUNNING, DETACHED)) {
+			if (this.held.detach()) {
 				this.actual.onError(error);
 				Subscription subscription = this.upstream;
 				if (subscription != null) {
@@ -187,39 +169,24 @@ final class BodySubscriber implements CoreSubscriber<Object>, Subscription {
 			return "zklock failed the caller's Mono with HoldExceededException; the Mono runs on to its own end, "
 					+ "which releases the lock";
 		}
-		int was;
-		do {
-			was = this.state.get();
-			if (was == CANCELLED || was == ENDED) {
-				return null;
-			}
+		int was = this.held.cancelWork("zklock cancelled it, since it passed its holdAtMost");
+		if (was != LockedCall.RUNNING && was != LockedCall.DETACHED) {
+			return null;
 		}
-		while (!this.state.compareAndSet(was, CANCELLED));
-		this.held.workCancelled("zklock cancelled it, since it passed its holdAtMost");
 		Subscription subscription = this.upstream;
 		if (subscription != null) {
 			subscription.cancel();
 		}
-		if (was == RUNNING) {
+		if (was == LockedCall.RUNNING) {
 			this.actual.onError(error);
 		}
 		return null;
 	}
 
-	/** Marks the work ended by itself; returns the state it was in. */
-	private int end() {
-		while (true) {
-			int was = this.state.get();
-			if (was == CANCELLED || was == ENDED || this.state.compareAndSet(was, ENDED)) {
-				return was;
-			}
-		}
-	}
-
 	/** Releases on the bounded-elastic scheduler (a release waits for ZooKeeper), then signals. */
 	private void releaseThen(Runnable signal) {
 		Runnable task = () -> {
-			this.held.workDone();
+			this.held.releaseAsDue();
 			signal.run();
 		};
 		try {

@@ -56,20 +56,31 @@ final class CallLocks {
 	}
 
 	/**
-	 * Takes the locks (or the permit: semaphore leases are always call-owned).
+	 * Takes the locks (or the permit: semaphore leases are always call-owned) for a new call.
 	 * @param owner the owner the call's shape needs
 	 * @param skipped told of the call if it is skipped
-	 * @return the held locks, or {@code null} if the call is skipped ({@code onFailure = SKIP})
+	 * @return the call, {@code GRANTED}, or {@code null} if it is skipped ({@code onFailure = SKIP})
 	 * @throws LockAcquisitionException if the wait ran out ({@code onFailure = THROW}), if
 	 * interrupted, or if ZooKeeper fails
 	 */
-	@Nullable AcquiredLocks acquire(LockAcquirer acquirer, HoldOwner owner, Consumer<SkippedCall> skipped) {
+	@Nullable LockedCall acquire(LockAcquirer acquirer, HoldOwner owner, Consumer<SkippedCall> skipped) {
+		LockedCall call = acquirer.newCall(this.definition);
+		return acquire(call, acquirer, owner, skipped) ? call : null;
+	}
+
+	/**
+	 * Takes the locks (or the permit) for {@code call}, which may be abandoned meanwhile (it then
+	 * releases what it is granted).
+	 * @return whether they were granted; {@code false} if the call is skipped
+	 * @throws LockAcquisitionException as {@link #acquire(LockAcquirer, HoldOwner, Consumer)}
+	 */
+	boolean acquire(LockedCall call, LockAcquirer acquirer, HoldOwner owner, Consumer<SkippedCall> skipped) {
 		long start = System.nanoTime();
-		AcquiredLocks held = (this.semaphorePath != null)
-				? acquirer.acquire((SemaphoreDefinition) this.definition, this.semaphorePath, this.wait)
-				: acquirer.acquire((LockDefinition) this.definition, this.locks, this.wait, owner);
-		if (held != null) {
-			return held;
+		boolean granted = (this.semaphorePath != null)
+				? acquirer.acquire((SemaphoreDefinition) this.definition, this.semaphorePath, this.wait, call)
+				: acquirer.acquire((LockDefinition) this.definition, this.locks, this.wait, owner, call);
+		if (granted) {
+			return true;
 		}
 		LockAcquisitionException timeout = timeout(acquirer);
 		if (this.definition.onFailure() != OnLockFailure.SKIP) {
@@ -87,7 +98,7 @@ final class CallLocks {
 			skipped.accept(new SkippedCall(lock.path(), lock.lockName(), lock.mode(), waited,
 					this.definition.methodDescription()));
 		}
-		return null;
+		return false;
 	}
 
 	/**

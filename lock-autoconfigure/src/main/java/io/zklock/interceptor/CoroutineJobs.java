@@ -22,7 +22,7 @@ import org.springframework.aop.ProxyMethodInvocation;
  * {@code Job} completes its publisher with a {@code CancellationException} once it has really
  * ended. So the call's {@code Continuation} argument is replaced by one whose context also holds
  * a {@link ThreadContextElement} that reads the coroutine's {@code Job} when it first runs and
- * hands its cancellation to a {@link WorkStopper}. Loaded only for suspend functions, with
+ * hands its cancellation to a {@link LockedCall#stopWith(Runnable)}. Loaded only for suspend functions, with
  * kotlinx-coroutines on the classpath.
  */
 final class CoroutineJobs {
@@ -35,7 +35,7 @@ final class CoroutineJobs {
 	 * @param invocation a call of a suspend function, not yet proceeded
 	 * @param stopper told how to cancel the coroutine once it runs
 	 */
-	static void reachWith(ProxyMethodInvocation invocation, WorkStopper stopper) {
+	static void reachWith(ProxyMethodInvocation invocation, LockedCall stopper) {
 		Object[] arguments = invocation.getArguments().clone();
 		int last = arguments.length - 1;
 		if (last >= 0 && arguments[last] instanceof Continuation<?> continuation) {
@@ -51,11 +51,11 @@ final class CoroutineJobs {
 		private static final CoroutineContext.Key<JobProbe> KEY = new CoroutineContext.Key<>() {
 		};
 
-		private final WorkStopper stopper;
+		private final LockedCall stopper;
 
 		private volatile boolean known;
 
-		JobProbe(WorkStopper stopper) {
+		JobProbe(LockedCall stopper) {
 			super(KEY);
 			this.stopper = stopper;
 		}

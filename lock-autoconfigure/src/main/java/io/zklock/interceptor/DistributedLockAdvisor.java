@@ -89,12 +89,12 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 	 * @param beanFactory resolves {@code @bean} references in key expressions; may be
 	 * {@code null}
 	 * @param releases releases the locks of {@link DistributedLock#holdAtLeast()} calls, and of
-	 * cancelled calls after {@code zklock.hold-after-cancel}, when due, and times
-	 * {@link DistributedLock#holdAtMost()}; stop or close it with the application, so that locks
-	 * still waiting are released then
-	 * @param holdEvents told when a call's hold passes a bound
-	 * ({@link LockListener#onHoldExceeded}), on the release thread; exceptions it throws are
-	 * logged
+	 * cancelled calls after {@code zklock.hold-after-cancel}, when due; stop or close it with the
+	 * application, so that locks still waiting are released then ({@link DistributedLock#holdAtMost()}
+	 * is timed by the engine, whose listeners hear of a breach)
+	 * @param holdEvents told when a cancelled call's locks are released after
+	 * {@code zklock.hold-after-cancel} ({@link LockListener#onHoldExceeded} with {@code released}
+	 * {@code true}), on the release thread; exceptions it throws are logged
 	 */
 	public DistributedLockAdvisor(Supplier<ILockByCurator> locks, Supplier<SemaphoreByCurator> semaphores,
 			Consumer<SkippedCall> skipped, String rootPath, AnnotationSettings settings,

@@ -80,9 +80,9 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 					.invocableClone();
 				boolean coroutine = definition.returnKind() == ReturnKind.MONO
 						&& KotlinDetector.isSuspendingFunction(method);
-				yield ReactorSupport.around(definition.returnKind(),
-						() -> call.acquire(this.acquirer, HoldOwner.CALL, this.skipped),
-						(stopper) -> proceed(deferred, coroutine ? stopper : null), this.settings.onLockLost(),
+				yield ReactorSupport.around(definition.returnKind(), () -> this.acquirer.newCall(definition),
+						(held) -> call.acquire(held, this.acquirer, HoldOwner.CALL, this.skipped),
+						(held) -> proceed(deferred, coroutine ? held : null), this.settings.onLockLost(),
 						definition.methodDescription());
 			}
 			case COMPLETION_STAGE -> StageInvocation.invoke(invocation, call, this.acquirer, this.settings, this.skipped,
@@ -94,9 +94,9 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
 	/**
 	 * Runs the method of one subscription, on a copy of the call of its own; a suspend
-	 * function's coroutine is made reachable by {@code stopper} ({@link CoroutineJobs}).
+	 * function's coroutine is made reachable by its call ({@link CoroutineJobs}).
 	 */
-	private static @Nullable Object proceed(ProxyMethodInvocation deferred, @Nullable WorkStopper stopper)
+	private static @Nullable Object proceed(ProxyMethodInvocation deferred, @Nullable LockedCall stopper)
 			throws Throwable {
 		ProxyMethodInvocation subscription = (ProxyMethodInvocation) deferred.invocableClone();
 		if (stopper != null) {

@@ -8,13 +8,16 @@ import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.lock.LockListener;
 
 /**
- * What the holds of annotated calls share for their bounds: the thread that times them, the
- * listeners told when a bound passes, and the settings ({@code zklock.hold-after-cancel},
- * {@code zklock.default-hold-at-most}, {@code zklock.on-hold-exceeded}). Thread-safe.
+ * What the holds of annotated calls share for their bounds: the thread that runs their delayed
+ * releases, the listeners told when a cancelled call's locks are let go after
+ * {@code zklock.hold-after-cancel}, and the settings ({@code zklock.hold-after-cancel},
+ * {@code zklock.default-hold-at-most}, {@code zklock.on-hold-exceeded}). The
+ * {@code holdAtMost} bound itself is timed by the engine ({@link LockedCall}). Thread-safe.
  *
- * @param scheduler times the bounds and runs the releases
- * @param events told when a bound passes ({@link LockListener#onHoldExceeded}); called on the
- * scheduler's thread, must not throw
+ * @param scheduler runs the delayed releases ({@code holdAtLeast}, {@code zklock.hold-after-cancel})
+ * @param events told when a cancelled call's locks are released after
+ * {@code zklock.hold-after-cancel} ({@link LockListener#onHoldExceeded} with {@code released}
+ * {@code true}); called on the scheduler's thread, must not throw
  * @param holdAfterCancel how long a call whose work was cancelled where its end cannot be seen
  * keeps its locks after the cancel
  * @param defaultHoldAtMost the hold bound of annotations that set none, or {@code null}

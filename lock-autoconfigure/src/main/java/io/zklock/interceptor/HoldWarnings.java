@@ -2,7 +2,6 @@ package io.zklock.interceptor;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
@@ -11,30 +10,32 @@ import org.jspecify.annotations.Nullable;
 
 import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.HoldExceededException;
+import io.zklock.lock.Durations;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockTarget;
 import io.zklock.lock.PermitLease;
 
 /**
- * Makes the bounds of annotated calls' holds loud: a WARN on the
- * {@code io.zklock.interceptor.HoldReports} logger, and
- * {@link io.zklock.lock.LockListener#onHoldExceeded} for every lock of the call (not for a
- * semaphore's permit, which is no lock), which the {@code zklock.hold.exceeded} meter counts. Two events: a hold that passed
- * {@link DistributedLock#holdAtMost()} (kept), and the locks of a call whose work was cancelled
- * where its end cannot be seen, released {@code zklock.hold-after-cancel} after the cancel.
+ * The WARNs of annotated calls' holds, on this class's logger, and their words: a hold that
+ * passed {@link DistributedLock#holdAtMost()} (kept; the engine, which timed it, then tells the
+ * {@link io.zklock.lock.LockListener}s of each lock), and the locks of a call whose work was
+ * cancelled where its end cannot be seen, released {@code zklock.hold-after-cancel} after the
+ * cancel ({@link io.zklock.lock.LockListener#onHoldExceeded} with {@code released}
+ * {@code true} for every lock of the call, not for a semaphore's permit, which is no lock; the
+ * {@code zklock.hold.exceeded} meter counts both).
  */
-final class HoldReports {
+final class HoldWarnings {
 
-	private static final Log logger = LogFactory.getLog(HoldReports.class);
+	private static final Log logger = LogFactory.getLog(HoldWarnings.class);
 
-	private HoldReports() {
+	private HoldWarnings() {
 	}
 
 	/** The error a call cancelled for passing its hold bound ends with. */
-	static HoldExceededException exceededError(AcquiredLocks held, Duration bound) {
+	static HoldExceededException exceededError(LockedCall held, Duration bound) {
 		return new HoldExceededException(firstPath(held), bound, capitalized(describe(held)) + " of "
 				+ held.methodDescription() + " " + (plural(held) ? "were" : "was") + " held past holdAtMost "
-				+ format(bound) + ", so zklock cancelled the call (onHoldExceeded = CANCEL)");
+				+ Durations.format(bound) + ", so zklock cancelled the call (onHoldExceeded = CANCEL)");
 	}
 
 	/**
@@ -43,12 +44,12 @@ final class HoldReports {
 	 * @param holder the thread inside the method when the bound passed, or {@code null}
 	 * @param stack its stack then, or {@code null}
 	 */
-	static void exceeded(AcquiredLocks held, HoldBounds bounds, Duration bound, String action,
-			@Nullable Thread holder, StackTraceElement @Nullable [] stack) {
+	static void exceeded(LockedCall held, Duration bound, String action, @Nullable Thread holder,
+			StackTraceElement @Nullable [] stack) {
 		Duration heldFor = heldFor(held);
 		String message = capitalized(describe(held)) + " of " + held.methodDescription() + " "
-				+ (plural(held) ? "have" : "has") + " been held for " + format(heldFor) + ", past its holdAtMost of "
-				+ format(bound) + ". " + action + ".";
+				+ (plural(held) ? "have" : "has") + " been held for " + Durations.format(heldFor) + ", past its holdAtMost of "
+				+ Durations.format(bound) + ". " + action + ".";
 		if (holder != null && stack != null) {
 			HolderStack trace = new HolderStack("Holder thread '" + holder.getName() + "' (" + holder.getState()
 					+ ") was running " + held.methodDescription() + " at");
@@ -59,7 +60,6 @@ final class HoldReports {
 			logger.warn(message + " No thread runs the method now: its work goes on behind the CompletionStage, Mono "
 					+ "or Flux it returned, on threads zklock does not know.");
 		}
-		tell(held, bounds, heldFor, bound, false);
 	}
 
 	/**
@@ -69,12 +69,12 @@ final class HoldReports {
 	 * @param cancelledAt when the work was cancelled, on {@link System#nanoTime()}
 	 * @param how who cancelled it, such as {@code "its subscriber cancelled it"}
 	 */
-	static void releasedAfterCancel(AcquiredLocks held, HoldBounds bounds, long cancelledAt, String how) {
+	static void releasedAfterCancel(LockedCall held, HoldBounds bounds, long cancelledAt, String how) {
 		Duration sinceCancel = Duration.ofNanos(System.nanoTime() - cancelledAt);
 		Duration bound = bounds.holdAfterCancel();
 		String when = (sinceCancel.compareTo(bound) >= 0)
-				? format(sinceCancel) + " after the cancel (zklock.hold-after-cancel=" + format(bound) + ")"
-				: format(sinceCancel) + " after the cancel, before zklock.hold-after-cancel (" + format(bound)
+				? Durations.format(sinceCancel) + " after the cancel (zklock.hold-after-cancel=" + Durations.format(bound) + ")"
+				: Durations.format(sinceCancel) + " after the cancel, before zklock.hold-after-cancel (" + Durations.format(bound)
 						+ ") passed, since the application is stopping";
 		logger.warn("Releasing " + describe(held) + " of " + held.methodDescription() + " " + when
 				+ ", without having seen its work end: the call was cancelled (" + how + "), and nothing tells when "
@@ -82,21 +82,16 @@ final class HoldReports {
 				+ "nothing more). Work of this call still running now runs without the lock. If it stops on cancel "
 				+ "(a non-blocking pipeline), zklock.hold-after-cancel=0 releases at once; if it may run longer, "
 				+ "raise it.");
-		tell(held, bounds, heldFor(held), bound, true);
-	}
-
-	private static void tell(AcquiredLocks held, HoldBounds bounds, Duration heldFor, Duration bound,
-			boolean released) {
+		Duration heldFor = heldFor(held);
 		for (LockHandle lock : held.locks()) {
 			notify(bounds, new LockTarget(lock.lockPath(), lock.lockName(), lock.mode()), lock.fencingToken(),
-					heldFor, bound, released);
+					heldFor, bound);
 		}
 	}
 
-	private static void notify(HoldBounds bounds, LockTarget target, long token, Duration heldFor, Duration bound,
-			boolean released) {
+	private static void notify(HoldBounds bounds, LockTarget target, long token, Duration heldFor, Duration bound) {
 		try {
-			bounds.events().onHoldExceeded(target, token, heldFor, bound, released);
+			bounds.events().onHoldExceeded(target, token, heldFor, bound, true);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("A lock listener failed in onHoldExceeded for '" + target.lockPath() + "'", ex);
@@ -104,7 +99,7 @@ final class HoldReports {
 	}
 
 	/** {@code "the EXCLUSIVE lock on 'a' (fencing token 7)"}, the locks on several paths, or a permit. */
-	static String describe(AcquiredLocks held) {
+	static String describe(LockedCall held) {
 		List<LockHandle> locks = held.locks();
 		PermitLease permit = held.permit();
 		if (permit != null) {
@@ -120,30 +115,15 @@ final class HoldReports {
 			.collect(Collectors.joining(", "));
 	}
 
-	/** A duration as configuration writes it: {@code "250ms"}, {@code "30s"}, {@code "2.5s"}. */
-	static String format(Duration duration) {
-		long millis = duration.toMillis();
-		if (millis < 1000) {
-			return millis + "ms";
-		}
-		if (millis % 60_000 == 0) {
-			return (millis / 60_000) + "m";
-		}
-		if (millis % 1000 == 0) {
-			return (millis / 1000) + "s";
-		}
-		return String.format(Locale.ROOT, "%.1fs", millis / 1000.0);
-	}
-
-	private static Duration heldFor(AcquiredLocks held) {
+	private static Duration heldFor(LockedCall held) {
 		return Duration.ofNanos(System.nanoTime() - held.grantedAt());
 	}
 
-	private static boolean plural(AcquiredLocks held) {
+	private static boolean plural(LockedCall held) {
 		return held.locks().size() > 1;
 	}
 
-	private static String firstPath(AcquiredLocks held) {
+	private static String firstPath(LockedCall held) {
 		PermitLease permit = held.permit();
 		return (permit != null) ? permit.path() : held.locks().get(0).lockPath();
 	}

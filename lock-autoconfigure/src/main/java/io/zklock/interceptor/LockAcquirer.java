@@ -9,19 +9,21 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.lock.AbstractLockByCurator;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockEngine;
-import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockGroup;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.PermitLease;
 import io.zklock.lock.SemaphoreByCurator;
 
 /**
- * Takes the locks of one call: every lock in the given (canonical) order under one deadline,
- * all or nothing, with the owner the call's shape needs; or one permit of a semaphore.
+ * Takes the locks of one call, through the lock API's one multi-lock loop (a
+ * {@link LockGroup} over the call's requests, under one wait, all or nothing), with the owner
+ * the call's shape needs and the call's hold bound; or one permit of a semaphore.
  */
 final class LockAcquirer {
 
@@ -50,39 +52,39 @@ final class LockAcquirer {
 	}
 
 	/**
-	 * Takes the locks.
+	 * A call of {@code definition} about to take its locks or permit, with its bounds.
+	 * @param definition the annotated method's definition
+	 * @return the call, {@code ACQUIRING}
+	 */
+	LockedCall newCall(GuardDefinition definition) {
+		if (definition instanceof LockDefinition locks) {
+			return new LockedCall(definition.methodDescription(), locks.holdAtLeast(), this.bounds,
+					this.bounds.policy(locks.onHoldExceeded()));
+		}
+		return new LockedCall(definition.methodDescription(), Duration.ZERO, this.bounds, OnHoldExceeded.WARN);
+	}
+
+	/**
+	 * Takes the locks of {@code call}, as one group ({@link ILockByCurator#tryAcquireAll(List, Duration)}):
+	 * each with its mode, name and the owner the call's shape needs, and the call's
+	 * {@code holdAtMost} timed by the engine with {@code call} as its reaction.
 	 * @param owner {@link HoldOwner#THREAD} for a call that completes on its thread,
 	 * {@link HoldOwner#CALL} for one whose result completes later
-	 * @return the held locks, or {@code null} if the wait ran out (nothing is left held)
+	 * @return whether the locks were granted to {@code call}; {@code false} if the wait ran out
+	 * (nothing is left held)
 	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails
 	 */
-	@Nullable AcquiredLocks acquire(LockDefinition definition, List<ResolvedLock> targets, Duration wait,
-			HoldOwner owner) {
-		ILockByCurator api = locks();
-		long deadline = System.nanoTime() + wait.toNanos();
-		List<LockHandle> held = new ArrayList<>(targets.size());
-		boolean complete = false;
-		try {
-			for (ResolvedLock target : targets) {
-				Duration remaining = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-				Optional<LockHandle> lock = api.tryAcquire(LockRequest.of(target.path(), target.mode())
-					.waitAtMost(remaining)
-					.named(target.lockName())
-					.ownedBy(owner));
-				if (lock.isEmpty()) {
-					return null;
-				}
-				held.add(lock.get());
-			}
-			complete = true;
-			return AcquiredLocks.ofLocks(held, definition.methodDescription(), definition.holdAtLeast(), this.bounds,
-					this.bounds.holdAtMost(definition.holdAtMost()), this.bounds.policy(definition.onHoldExceeded()));
+	boolean acquire(LockDefinition definition, List<ResolvedLock> targets, Duration wait, HoldOwner owner,
+			LockedCall call) {
+		Duration bound = this.bounds.holdAtMost(definition.holdAtMost());
+		List<LockRequest> requests = new ArrayList<>(targets.size());
+		for (ResolvedLock target : targets) {
+			LockRequest request = LockRequest.of(target.path(), target.mode()).named(target.lockName()).ownedBy(owner);
+			requests.add((bound != null) ? request.holdAtMost(bound).onHoldExceeded(call) : request);
 		}
-		finally {
-			if (!complete) {
-				AcquiredLocks.ofLocks(held, definition.methodDescription()).release();
-			}
-		}
+		Optional<LockGroup> group = locks().tryAcquireAll(requests, wait);
+		group.ifPresent((held) -> call.granted(held.locks()));
+		return group.isPresent();
 	}
 
 	/**
@@ -97,14 +99,14 @@ final class LockAcquirer {
 	}
 
 	/**
-	 * Takes one permit.
-	 * @return the held permit, or {@code null} if the wait ran out
+	 * Takes one permit for {@code call}.
+	 * @return whether it was granted; {@code false} if the wait ran out
 	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails
 	 */
-	@Nullable AcquiredLocks acquire(SemaphoreDefinition definition, String path, Duration wait) {
+	boolean acquire(SemaphoreDefinition definition, String path, Duration wait, LockedCall call) {
 		Optional<PermitLease> permit = this.semaphores.get().tryAcquire(path, definition.permits(), wait);
-		return permit.map((lease) -> AcquiredLocks.ofPermit(lease, definition.methodDescription(), this.bounds))
-			.orElse(null);
+		permit.ifPresent(call::granted);
+		return permit.isPresent();
 	}
 
 }

@@ -19,6 +19,7 @@ import io.zklock.annotation.DistributedSemaphore;
 import io.zklock.annotation.InvalidLockAnnotationException;
 import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.annotation.OnLockFailure;
+import io.zklock.lock.Durations;
 import io.zklock.lock.LockPaths;
 
 import org.springframework.boot.convert.DurationStyle;
@@ -142,7 +143,7 @@ final class LockDefinitionSource {
 			Duration bound = parseDuration(HOLD_AT_MOST, lock.holdAtMost(), at);
 			if (bound != null && bound.compareTo(holdAtLeast) < 0) {
 				throw at.invalid("has a holdAtMost '" + lock.holdAtMost() + "' shorter than its holdAtLeast ("
-						+ HoldReports.format(holdAtLeast) + "): every call would pass it.",
+						+ Durations.format(holdAtLeast) + "): every call would pass it.",
 						"Make holdAtMost longer than holdAtLeast, or remove one of them.", null);
 			}
 			if (bound != null && (shortest == null || bound.compareTo(shortest) < 0)) {

@@ -18,20 +18,20 @@ import io.zklock.annotation.DistributedLock;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Runs the timed work of annotated calls' holds on one daemon thread ({@code zklock-release-N})
- * that is started on the first such task and ends after 10 seconds without one, so an
- * application that never times a hold has no such thread:
+ * Runs the delayed releases of annotated calls' locks on one daemon thread
+ * ({@code zklock-release-N}) that is started on the first such release and ends after 10
+ * seconds without one, so an application that never delays a release has no such thread:
  * <ul>
  * <li>the release of {@link DistributedLock#holdAtLeast()} calls whose work ended before their
  * shortest hold, at its due time;</li>
  * <li>the release of calls whose work was cancelled where its end cannot be seen, when
- * {@code zklock.hold-after-cancel} has passed;</li>
- * <li>the check of {@link DistributedLock#holdAtMost()}, when it has passed.</li>
+ * {@code zklock.hold-after-cancel} has passed.</li>
  * </ul>
- * When its application context stops or closes ({@link #stop()}, {@link #close()}), the
- * releases still waiting run at once, on the closing thread, while the ZooKeeper client is
- * still open, and the checks are dropped; until it is started again, a release asked for runs
- * at once and a check is not scheduled. Thread-safe.
+ * It times no bound: {@link DistributedLock#holdAtMost()} is timed by the engine's
+ * {@code zklock-hold-bound} thread ({@link LockedCall}). When its application context stops or
+ * closes ({@link #stop()}, {@link #close()}), the releases still waiting run at once, on the
+ * closing thread, while the ZooKeeper client is still open; until it is started again, a
+ * release asked for runs at once. Thread-safe.
  */
 public final class LockReleaseScheduler implements SmartLifecycle, AutoCloseable {
 
@@ -56,14 +56,6 @@ public final class LockReleaseScheduler implements SmartLifecycle, AutoCloseable
 	private volatile boolean running;
 
 	/**
-	 * Releases {@code held} at {@code dueNanos} on {@link System#nanoTime()}; at once if that
-	 * time has come or if this scheduler is stopped.
-	 */
-	void releaseAt(AcquiredLocks held, long dueNanos) {
-		releaseAt(held::release, dueNanos);
-	}
-
-	/**
 	 * Runs a release at {@code dueNanos} on {@link System#nanoTime()}; at once, on the calling
 	 * thread, if that time has come or if this scheduler is stopped; at once on the stopping
 	 * thread if it is stopped before then.
@@ -71,7 +63,7 @@ public final class LockReleaseScheduler implements SmartLifecycle, AutoCloseable
 	 * @return cancels the release if it has not run yet
 	 */
 	Runnable releaseAt(Runnable release, long dueNanos) {
-		Runnable cancel = schedule(release, dueNanos, true, false);
+		Runnable cancel = schedule(release, dueNanos, false);
 		if (cancel == null) {
 			release.run();
 			return () -> {
@@ -88,38 +80,25 @@ public final class LockReleaseScheduler implements SmartLifecycle, AutoCloseable
 	 * @param release the release, which must not throw
 	 */
 	void releaseLater(Runnable release, long dueNanos) {
-		if (schedule(release, dueNanos, true, true) == null) {
+		if (schedule(release, dueNanos, true) == null) {
 			release.run();
 		}
 	}
 
 	/**
-	 * Runs a check at {@code dueNanos} on {@link System#nanoTime()}, unless this scheduler is
-	 * stopped before then (or now).
-	 * @param check the check, which must not throw
-	 * @return cancels the check if it has not run yet
-	 */
-	Runnable checkAt(Runnable check, long dueNanos) {
-		Runnable cancel = schedule(check, dueNanos, false, true);
-		return (cancel != null) ? cancel : () -> {
-		};
-	}
-
-	/**
-	 * Schedules a task.
-	 * @param runOnStop whether a stop runs it (a release) or drops it (a check)
-	 * @param whenDue whether a task that is due already is scheduled to run at once on the
+	 * Schedules a release.
+	 * @param whenDue whether a release that is due already is scheduled to run at once on the
 	 * scheduler's thread, rather than not scheduled
-	 * @return cancels the task, or {@code null} if it was not scheduled (stopped, or due
+	 * @return cancels the release, or {@code null} if it was not scheduled (stopped, or due
 	 * already and not {@code whenDue})
 	 */
-	private @Nullable Runnable schedule(Runnable action, long dueNanos, boolean runOnStop, boolean whenDue) {
+	private @Nullable Runnable schedule(Runnable action, long dueNanos, boolean whenDue) {
 		long delay = Math.max(0, dueNanos - System.nanoTime());
 		synchronized (this.monitor) {
 			if (!this.accepting || (delay == 0 && !whenDue)) {
 				return null;
 			}
-			DelayedTask task = new DelayedTask(action, runOnStop);
+			DelayedTask task = new DelayedTask(action);
 			this.pending.add(task);
 			task.future = executor().schedule(task, delay, TimeUnit.NANOSECONDS);
 			return task::cancel;
@@ -166,8 +145,8 @@ public final class LockReleaseScheduler implements SmartLifecycle, AutoCloseable
 	}
 
 	/**
-	 * Releases every lock still waiting for its due time, now, on the calling thread, and drops
-	 * the checks; until the next {@link #start()}, later releases happen at once.
+	 * Releases every lock still waiting for its due time, now, on the calling thread; until the
+	 * next {@link #start()}, later releases happen at once.
 	 */
 	@Override
 	public void stop() {
@@ -183,9 +162,7 @@ public final class LockReleaseScheduler implements SmartLifecycle, AutoCloseable
 			if (future != null) {
 				future.cancel(false);
 			}
-			if (task.runOnStop) {
-				task.action.run();
-			}
+			task.action.run();
 		}
 	}
 
@@ -216,19 +193,15 @@ public final class LockReleaseScheduler implements SmartLifecycle, AutoCloseable
 		}
 	}
 
-	/** One release or check waiting for its due time. */
+	/** One release waiting for its due time. */
 	private final class DelayedTask implements Runnable {
 
 		private final Runnable action;
 
-		/** Whether a stop runs it (a release) or drops it (a check). */
-		private final boolean runOnStop;
-
 		private volatile @Nullable ScheduledFuture<?> future;
 
-		DelayedTask(Runnable action, boolean runOnStop) {
+		DelayedTask(Runnable action) {
 			this.action = action;
-			this.runOnStop = runOnStop;
 		}
 
 		@Override

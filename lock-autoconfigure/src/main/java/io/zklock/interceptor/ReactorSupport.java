@@ -1,6 +1,6 @@
 package io.zklock.interceptor;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -35,15 +35,6 @@ import io.zklock.lock.LockState;
  */
 final class ReactorSupport {
 
-	private static final int PENDING = 0;
-
-	private static final int DELIVERED = 1;
-
-	private static final int CANCELLED = 2;
-
-	/** The grant reached the method: the body's subscription owns it. */
-	private static final int TAKEN = 3;
-
 	private static final String DISCARDED = "the publisher failed instead (zklock.on-lock-lost=fail)";
 
 	private static final String INTERRUPTED = "its publisher was cancelled (zklock.on-lock-lost=interrupt)";
@@ -66,20 +57,19 @@ final class ReactorSupport {
 	/**
 	 * The publisher to return for a reactive method.
 	 * @param kind {@link ReturnKind#MONO} or {@link ReturnKind#FLUX}
-	 * @param acquire takes the locks; returns {@code null} to skip the call (the publisher is
+	 * @param newCall makes the call of one subscription, {@code ACQUIRING}
+	 * @param acquire takes its locks; returns {@code false} to skip the call (the publisher is
 	 * then empty)
 	 * @param body runs the method and returns its publisher
 	 * @param onLockLost the policy for a lock lost while the publisher runs
 	 * @param method the method, for messages
 	 */
-	static Object around(ReturnKind kind, Supplier<@Nullable AcquiredLocks> acquire, BodyCall body,
+	static Object around(ReturnKind kind, Supplier<LockedCall> newCall, Predicate<LockedCall> acquire, BodyCall body,
 			OnLockLost onLockLost, String method) {
 		boolean single = kind == ReturnKind.MONO;
-		Flux<Object> locked = acquireOnSubscribe(acquire).flatMapMany((grant) -> {
-			AcquiredLocks held = grant.take();
-			return (held != null) ? (Subscriber<? super Object> subscriber) -> subscribeBody(subscriber, held, body,
-					single, onLockLost, method) : Flux.empty();
-		});
+		Flux<Object> locked = acquireOnSubscribe(newCall, acquire)
+			.flatMapMany((held) -> held.take() ? (Subscriber<? super Object> subscriber) -> subscribeBody(subscriber,
+					held, body, single, onLockLost, method) : Flux.empty());
 		return single ? Mono.fromDirect(locked) : locked;
 	}
 
@@ -87,14 +77,13 @@ final class ReactorSupport {
 	 * Runs the method under {@code held} (on the thread that got the locks) and subscribes the
 	 * caller to its publisher through a {@link BodySubscriber}.
 	 */
-	private static void subscribeBody(Subscriber<? super Object> subscriber, AcquiredLocks held, BodyCall body,
+	private static void subscribeBody(Subscriber<? super Object> subscriber, LockedCall held, BodyCall body,
 			boolean single, OnLockLost onLockLost, String method) {
 		CoreSubscriber<? super Object> actual = Operators.toCoreSubscriber(subscriber);
-		WorkStopper stopper = new WorkStopper();
 		Flux<Object> publisher;
-		held.watch().methodRunning();
+		held.methodRunning();
 		try {
-			publisher = guard(withLocks(() -> body.call(stopper), held), held, onLockLost, method);
+			publisher = guard(withLocks(() -> body.call(held), held), held, onLockLost, method);
 		}
 		catch (RuntimeException | Error ex) {
 			held.workDone();
@@ -102,16 +91,16 @@ final class ReactorSupport {
 			return;
 		}
 		finally {
-			held.watch().methodReturned();
+			held.methodReturned();
 		}
-		publisher.subscribe(new BodySubscriber(actual, held, single, stopper));
+		publisher.subscribe(new BodySubscriber(actual, held, single));
 	}
 
 	/**
 	 * The method's publisher, with its locks in the subscriber context of everything in it
 	 * ({@link ReactiveLockContext}).
 	 */
-	private static Flux<Object> withLocks(ThrowingCall body, AcquiredLocks held) {
+	private static Flux<Object> withLocks(ThrowingCall body, LockedCall held) {
 		Flux<Object> publisher = Flux.from(publisher(body, held));
 		return held.locks().isEmpty() ? publisher
 				: publisher.contextWrite((context) -> ReactiveLockContext.with(context, held.locks()));
@@ -119,35 +108,30 @@ final class ReactorSupport {
 
 	/**
 	 * Takes the locks when subscribed, on the bounded-elastic scheduler (taking them blocks), and
-	 * owns the race with a cancel: compare-and-sets decide whether the grant reaches the method
-	 * ({@link Grant#take()}) or is released here, because the subscriber cancelled before it was
-	 * offered, or because it was offered and never taken: a sink cancelled while it emits drops
-	 * the value, through the dropped-value hook rather than the discard hook, so the discard hook
-	 * cannot be relied on. A cancel also cuts the wait short. An acquire that fails after the
-	 * cancel ends quietly.
+	 * owns the race with a cancel through the call's states ({@link LockedCall}): the grant is
+	 * offered ({@code OFFERED}) and reaches the method only if the body takes it
+	 * ({@code RUNNING}); a cancel before that abandons the call, which releases what it holds or
+	 * will be granted, as does a grant offered and never taken: a sink cancelled while it emits
+	 * drops the value, through the dropped-value hook rather than the discard hook, so the
+	 * discard hook cannot be relied on. A cancel also cuts the wait short. An acquire that fails
+	 * after the cancel ends quietly.
 	 */
-	private static Mono<Grant> acquireOnSubscribe(Supplier<@Nullable AcquiredLocks> acquire) {
-		return Mono.<Grant>create((sink) -> {
-			AtomicInteger state = new AtomicInteger(PENDING);
+	private static Mono<LockedCall> acquireOnSubscribe(Supplier<LockedCall> newCall, Predicate<LockedCall> acquire) {
+		return Mono.<LockedCall>create((sink) -> {
+			LockedCall call = newCall.get();
 			Disposable task = Schedulers.boundedElastic().schedule(() -> {
 				try {
-					AcquiredLocks held = acquire.get();
-					if (held == null) {
+					if (!acquire.test(call)) {
 						sink.success();
 					}
-					else if (state.compareAndSet(PENDING, DELIVERED)) {
-						sink.success(new Grant(held, state));
-						if (state.compareAndSet(DELIVERED, CANCELLED)) {
-							// offered, not taken: the sink dropped it
-							held.release();
-						}
-					}
-					else {
-						held.release();
+					else if (call.offer()) {
+						sink.success(call);
+						// offered, not taken: the sink dropped it
+						call.abandon();
 					}
 				}
 				catch (RuntimeException | Error ex) {
-					if (state.get() != CANCELLED) {
+					if (call.state() != LockedCall.ABANDONED) {
 						sink.error(ex);
 					}
 				}
@@ -157,24 +141,14 @@ final class ReactorSupport {
 				}
 			});
 			sink.onCancel(() -> {
-				if (state.compareAndSet(PENDING, CANCELLED)) {
+				if (call.abandon() == LockedCall.ACQUIRING) {
 					task.dispose();
 				}
 			});
 		});
 	}
 
-	/** Locks offered to the method, which takes them once unless the subscription was cancelled first. */
-	private record Grant(AcquiredLocks held, AtomicInteger state) {
-
-		/** The locks, now owned by the body's subscription; {@code null} if they were given up. */
-		@Nullable AcquiredLocks take() {
-			return this.state.compareAndSet(DELIVERED, TAKEN) ? this.held : null;
-		}
-
-	}
-
-	private static Flux<Object> guard(Flux<Object> body, AcquiredLocks held, OnLockLost onLockLost, String method) {
+	private static Flux<Object> guard(Flux<Object> body, LockedCall held, OnLockLost onLockLost, String method) {
 		return switch (onLockLost) {
 			case FAIL -> body.handle((value, sink) -> {
 				LockLostException lost = held.lostException("emitted an element", DISCARDED);
@@ -201,7 +175,7 @@ final class ReactorSupport {
 	}
 
 	@SuppressWarnings("unchecked")
-	private static Publisher<Object> publisher(ThrowingCall body, AcquiredLocks held) {
+	private static Publisher<Object> publisher(ThrowingCall body, LockedCall held) {
 		LockContext.push(held.locks());
 		try {
 			Object result = body.call();
@@ -232,11 +206,11 @@ final class ReactorSupport {
 
 		/**
 		 * Runs the method.
-		 * @param stopper may be given a way to stop the subscription's work without unsubscribing
-		 * (a suspend function's coroutine)
+		 * @param call the subscription's call, which may be given a way to stop its work without
+		 * unsubscribing (a suspend function's coroutine, {@link LockedCall#stopWith(Runnable)})
 		 * @return the method's publisher
 		 */
-		@Nullable Object call(WorkStopper stopper) throws Throwable;
+		@Nullable Object call(LockedCall call) throws Throwable;
 
 	}
 

@@ -30,7 +30,7 @@ import io.zklock.lock.LockState;
  * cancelling a {@code CompletableFuture} stops nothing behind it. Where the caller can only be
  * given the method's own stage (a return type a {@code CompletableFuture} is not), a cancelled
  * stage no longer tells the end of the work: its locks are kept {@code zklock.hold-after-cancel}
- * more ({@link AcquiredLocks#workCancelled(String)}). When a call passes its {@code holdAtMost}
+ * more ({@link LockedCall#cancelWork(String)}). When a call passes its {@code holdAtMost}
  * under {@link OnHoldExceeded#CANCEL}, zklock fails the caller's stage with
  * {@link HoldExceededException} and keeps the locks until the method's own stage completes (the
  * caller's stage completed first is left as it is); given only the method's stage, it cancels it.
@@ -47,25 +47,25 @@ final class StageInvocation {
 	/** Runs the call; {@code skippedResult} is the result of a skipped call. */
 	static @Nullable Object invoke(MethodInvocation invocation, CallLocks call, LockAcquirer acquirer,
 			AnnotationSettings settings, Consumer<SkippedCall> skipped, @Nullable Object skippedResult) throws Throwable {
-		AcquiredLocks held = call.acquire(acquirer, HoldOwner.CALL, skipped);
+		LockedCall held = call.acquire(acquirer, HoldOwner.CALL, skipped);
 		if (held == null) {
 			return skippedResult;
 		}
+		held.start();
 		Runnable release = releaseAfterTransaction(held, settings);
-		HoldWatch watch = held.watch();
 		Object result;
 		LockContext.push(held.locks());
-		watch.methodRunning();
+		held.methodRunning();
 		try {
 			result = invocation.proceed();
 		}
 		catch (Throwable ex) {
-			watch.methodReturned();
+			held.methodReturned();
 			release.run();
 			throw ex;
 		}
 		finally {
-			watch.methodReturned();
+			held.methodReturned();
 			LockContext.pop(held.locks());
 		}
 		if (!(result instanceof CompletionStage<?> stage)) {
@@ -77,13 +77,13 @@ final class StageInvocation {
 			// a stage type the caller's own cannot be given as: the caller can cancel the method's stage
 			stage.whenComplete((value, error) -> {
 				if (isCancellation(error)) {
-					held.workCancelled("its stage was cancelled");
+					held.cancelWork("its stage was cancelled");
 				}
 				else {
 					release.run();
 				}
 			});
-			watch.cancelWith((exceeded) -> {
+			held.cancelWith((exceeded) -> {
 				cancel(stage);
 				return null;
 			});
@@ -94,7 +94,7 @@ final class StageInvocation {
 			cancel(stage);
 		}) : () -> {
 		};
-		watch.cancelWith((exceeded) -> {
+		held.cancelWith((exceeded) -> {
 			// the caller's stage only: cancelling the method's would stop nothing behind it and hide
 			// the one sign that the work has ended, its completion
 			completed.completeExceptionally(exceeded);
@@ -104,7 +104,7 @@ final class StageInvocation {
 		stage.whenComplete((value, error) -> {
 			unregister.run();
 			LockLostException lost = (settings.onLockLost() == OnLockLost.FAIL)
-					? held.lostException("completed", AcquiredLocks.RESULT_DISCARDED) : null;
+					? held.lostException("completed", LockedCall.RESULT_DISCARDED) : null;
 			release.run();
 			if (error != null) {
 				if (lost != null) {
@@ -141,7 +141,7 @@ final class StageInvocation {
 	 * The release of a call whose stage may complete before or after the transaction it joined:
 	 * the locks go when both are done.
 	 */
-	private static Runnable releaseAfterTransaction(AcquiredLocks held, AnnotationSettings settings) {
+	private static Runnable releaseAfterTransaction(LockedCall held, AnnotationSettings settings) {
 		if (!settings.releaseAfterTransaction() || !TransactionSupport.inTransaction()) {
 			return held::workDone;
 		}
@@ -157,7 +157,7 @@ final class StageInvocation {
 		return countDown;
 	}
 
-	private static LockLostException lostNow(AcquiredLocks held, String method) {
+	private static LockLostException lostNow(LockedCall held, String method) {
 		LockLostException lost = held.lostException("was running",
 				"its stage was cancelled (zklock.on-lock-lost=interrupt)");
 		return (lost != null) ? lost : new LockLostException("", 0, LockState.IN_DOUBT,

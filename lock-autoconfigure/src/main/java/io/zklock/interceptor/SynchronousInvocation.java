@@ -30,27 +30,27 @@ final class SynchronousInvocation {
 	/** Runs the call under its locks; {@code skipped} is the result of a skipped call. */
 	static @Nullable Object invoke(MethodInvocation invocation, CallLocks call, LockAcquirer acquirer,
 			AnnotationSettings settings, Consumer<SkippedCall> skipped, @Nullable Object skippedResult) throws Throwable {
-		AcquiredLocks held = call.acquire(acquirer, HoldOwner.THREAD, skipped);
+		LockedCall held = call.acquire(acquirer, HoldOwner.THREAD, skipped);
 		if (held == null) {
 			return skippedResult;
 		}
+		held.start();
 		boolean joinedTransaction = settings.releaseAfterTransaction() && TransactionSupport.inTransaction();
 		LossInterrupter interrupter = (settings.onLockLost() == OnLockLost.INTERRUPT) ? new LossInterrupter(held)
 				: null;
-		HoldWatch watch = held.watch();
 		LockContext.push(held.locks());
-		watch.methodRunning();
+		held.methodRunning();
 		try {
 			Object result = invocation.proceed();
 			LockLostException lost = (settings.onLockLost() == OnLockLost.FAIL)
-					? held.lostException("returned", AcquiredLocks.RESULT_DISCARDED) : null;
+					? held.lostException("returned", LockedCall.RESULT_DISCARDED) : null;
 			if (lost != null) {
 				throw lost;
 			}
 			return result;
 		}
 		finally {
-			watch.methodReturned();
+			held.methodReturned();
 			if (interrupter != null) {
 				interrupter.stop();
 			}
@@ -71,7 +71,7 @@ final class SynchronousInvocation {
 
 		private boolean running = true;
 
-		LossInterrupter(AcquiredLocks held) {
+		LossInterrupter(LockedCall held) {
 			this.unregister = held.onLoss(this::interrupt);
 		}
 

@@ -33,7 +33,7 @@ final class TransactionSupport {
 	 * @param checkBeforeCommit whether a lock that is not held any more fails the commit
 	 * @return {@code false} if there is no transaction to wait for; the caller releases
 	 */
-	static boolean holdUntilCompletion(AcquiredLocks held, Runnable release, boolean checkBeforeCommit) {
+	static boolean holdUntilCompletion(LockedCall held, Runnable release, boolean checkBeforeCommit) {
 		return PRESENT && Tx.holdUntilCompletion(held, release, checkBeforeCommit);
 	}
 
@@ -45,7 +45,7 @@ final class TransactionSupport {
 					&& TransactionSynchronizationManager.isActualTransactionActive();
 		}
 
-		static boolean holdUntilCompletion(AcquiredLocks held, Runnable release, boolean checkBeforeCommit) {
+		static boolean holdUntilCompletion(LockedCall held, Runnable release, boolean checkBeforeCommit) {
 			if (!inTransaction()) {
 				return false;
 			}
