@@ -7,14 +7,12 @@ import io.zklock.annotation.DistributedLocks;
 import io.zklock.annotation.DistributedSemaphore;
 import io.zklock.annotation.SkippedCall;
 import io.zklock.annotation.SkippedCallListener;
-import io.zklock.autoconfigure.ZkLockProperties;
 import io.zklock.lock.LockListener;
 
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.TypeReference;
-import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
 
 /**
  * The {@link RuntimeHints} of what zklock's annotation support reads reflectively, for
@@ -29,9 +27,10 @@ import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegi
  * <li>the listener types zklock calls on application beans ({@link LockListener},
  * {@link SkippedCallListener}, and {@link SkippedCall}, which listeners read);</li>
  * <li>the optional types it looks up by name (Reactor's {@code Mono}, kotlinx-coroutines-reactor
- * for suspend functions, Spring's transaction synchronization);</li>
- * <li>{@link ZkLockProperties}, which the advisor binds from the environment itself.</li>
+ * for suspend functions, Spring's transaction synchronization).</li>
  * </ul>
+ * The properties the advisor's configuration binds from the environment itself have their hints
+ * from the auto-configuration ({@code io.zklock.autoconfigure.ZkLockPropertiesRuntimeHints}).
  * Key expressions that navigate the application's own argument types ({@code #order.id})
  * need hints for those types from the application, as for any SpEL.
  */
@@ -57,7 +56,6 @@ class DistributedLockRuntimeHints implements RuntimeHintsRegistrar {
 		for (String type : OPTIONAL_TYPES) {
 			hints.reflection().registerType(TypeReference.of(type));
 		}
-		BindableRuntimeHintsRegistrar.forTypes(ZkLockProperties.class).registerHints(hints, classLoader);
 	}
 
 }

@@ -9,8 +9,6 @@ import io.zklock.annotation.DistributedLocks;
 import io.zklock.annotation.DistributedSemaphore;
 import io.zklock.annotation.SkippedCall;
 import io.zklock.annotation.SkippedCallListener;
-import io.zklock.autoconfigure.ZkLockProperties;
-import io.zklock.autoconfigure.ZooKeeperProperties;
 import io.zklock.lock.LockListener;
 
 import org.springframework.aot.hint.MemberCategory;
@@ -75,14 +73,6 @@ class DistributedLockRuntimeHintsTests {
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onType(TypeReference.of("org.springframework.transaction.support.TransactionSynchronizationManager")))
 			.accepts(this.hints);
-	}
-
-	@Test
-	void shouldRegisterConfigurationPropertiesForBinding() throws Exception {
-		assertThat(RuntimeHintsPredicates.reflection().onType(ZkLockProperties.class)).accepts(this.hints);
-		assertThat(RuntimeHintsPredicates.reflection().onType(ZooKeeperProperties.class)).accepts(this.hints);
-		assertThat(RuntimeHintsPredicates.reflection()
-			.onMethodInvocation(ZkLockProperties.class.getMethod("setRootPath", String.class))).accepts(this.hints);
 	}
 
 }
