@@ -251,7 +251,7 @@ class Boot35AutoConfigurationTests {
 			.withMemberCategory(MemberCategory.INVOKE_DECLARED_METHODS)).accepts(hints);
 		assertThat(RuntimeHintsPredicates.proxies().forInterfaces(DistributedLock.class)).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onType(TypeReference.of("io.zklock.annotation.LockKeyResolver$RootObject"))
+			.onType(TypeReference.of("io.zklock.interceptor.LockKeyResolver$RootObject"))
 			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection().onType(ZkLockProperties.class)).accepts(hints);
 	}

@@ -119,8 +119,10 @@ public @interface DistributedLock {
 	 * {@code lockAtMostFor}: another process would run the same work beside a body that still
 	 * runs. The lock goes when the call ends, or with the process. A {@link #holdAtLeast()} kept
 	 * after the work does not count. With several locks on one method, the shortest applies to
-	 * all of them; it may not be shorter than {@code holdAtLeast}. Not offered on
-	 * {@link DistributedSemaphore}.
+	 * all of them, each from its own grant, and the call is acted on once, at the first lock whose
+	 * bound passes; it may not be shorter than {@code holdAtLeast}. The bound is timed by the lock
+	 * API's {@link io.zklock.lock.LockRequest#holdAtMost(java.time.Duration)} on the engine's
+	 * {@code zklock-hold-bound} thread. Not offered on {@link DistributedSemaphore}.
 	 * @return the bound, empty for {@code zklock.default-hold-at-most}
 	 */
 	String holdAtMost() default "";

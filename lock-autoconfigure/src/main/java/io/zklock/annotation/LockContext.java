@@ -94,8 +94,11 @@ public final class LockContext {
 	/**
 	 * Marks an annotated call that runs without locks, because zklock is disabled, on this
 	 * thread until {@link #exitUnlocked()}.
+	 * Called by zklock's interceptor ({@code io.zklock.interceptor}) around an annotated call;
+	 * applications do not call it.
+	 * @param method the method, for messages
 	 */
-	static void enterUnlocked(String method) {
+	public static void enterUnlocked(String method) {
 		Deque<String> unlocked = UNLOCKED.get();
 		if (unlocked == null) {
 			unlocked = new ArrayDeque<>();
@@ -104,8 +107,12 @@ public final class LockContext {
 		unlocked.push(method);
 	}
 
-	/** Ends what {@link #enterUnlocked(String)} began. */
-	static void exitUnlocked() {
+	/**
+	 * Ends what {@link #enterUnlocked(String)} began.
+	 * Called by zklock's interceptor ({@code io.zklock.interceptor}) around an annotated call;
+	 * applications do not call it.
+	 */
+	public static void exitUnlocked() {
 		Deque<String> unlocked = UNLOCKED.get();
 		if (unlocked != null) {
 			unlocked.poll();
@@ -115,14 +122,24 @@ public final class LockContext {
 		}
 	}
 
-	/** Makes {@code locks} current on this thread, in order, until {@link #pop(List)}. */
-	static void push(List<LockHandle> locks) {
+	/**
+	 * Makes {@code locks} current on this thread, in order, until {@link #pop(List)}.
+	 * Called by zklock's interceptor ({@code io.zklock.interceptor}) around an annotated call;
+	 * applications do not call it.
+	 * @param locks the call's locks, in acquisition order
+	 */
+	public static void push(List<LockHandle> locks) {
 		Deque<LockHandle> stack = CURRENT.get();
 		locks.forEach(stack::push);
 	}
 
-	/** Ends what {@link #push(List)} began with the same locks. */
-	static void pop(List<LockHandle> locks) {
+	/**
+	 * Ends what {@link #push(List)} began with the same locks.
+	 * Called by zklock's interceptor ({@code io.zklock.interceptor}) around an annotated call;
+	 * applications do not call it.
+	 * @param locks the locks given to {@link #push(List)}
+	 */
+	public static void pop(List<LockHandle> locks) {
 		Deque<LockHandle> stack = CURRENT.get();
 		for (int i = 0; i < locks.size(); i++) {
 			stack.poll();

@@ -102,13 +102,28 @@ public final class ReactiveLockContext {
 		return context.getOrDefault(KEY, List.of());
 	}
 
-	/** {@code context} marked as that of an annotated method that runs without locks, zklock disabled. */
-	static Context withUnlocked(Context context, String method) {
+	/**
+	 * {@code context} marked as that of an annotated method that runs without locks, zklock
+	 * disabled.
+	 * Called by zklock's interceptor ({@code io.zklock.interceptor}) around an annotated call;
+	 * applications do not call it.
+	 * @param context the context
+	 * @param method the method, for messages
+	 * @return the marked context
+	 */
+	public static Context withUnlocked(Context context, String method) {
 		return context.put(UNLOCKED_KEY, method);
 	}
 
-	/** {@code context} with {@code locks} added as the innermost. */
-	static Context with(Context context, List<LockHandle> locks) {
+	/**
+	 * {@code context} with {@code locks} added as the innermost.
+	 * Called by zklock's interceptor ({@code io.zklock.interceptor}) around an annotated call;
+	 * applications do not call it.
+	 * @param context the context
+	 * @param locks the call's locks, in acquisition order
+	 * @return the context with them
+	 */
+	public static Context with(Context context, List<LockHandle> locks) {
 		if (locks.isEmpty()) {
 			return context;
 		}

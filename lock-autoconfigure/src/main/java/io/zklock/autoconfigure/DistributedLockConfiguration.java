@@ -2,9 +2,9 @@ package io.zklock.autoconfigure;
 
 import org.apache.commons.logging.LogFactory;
 
-import io.zklock.annotation.AnnotationSettings;
-import io.zklock.annotation.DistributedLockAdvisor;
-import io.zklock.annotation.LockReleaseScheduler;
+import io.zklock.interceptor.AnnotationSettings;
+import io.zklock.interceptor.DistributedLockAdvisor;
+import io.zklock.interceptor.LockReleaseScheduler;
 import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.annotation.SkippedCall;
 import io.zklock.annotation.SkippedCallListener;

@@ -6,7 +6,7 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
-import io.zklock.annotation.LockedMethods;
+import io.zklock.interceptor.LockedMethods;
 
 import org.springframework.aop.framework.AopConfigException;
 import org.springframework.beans.factory.BeanCreationException;

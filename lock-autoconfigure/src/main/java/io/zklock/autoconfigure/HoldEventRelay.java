@@ -11,8 +11,10 @@ import io.zklock.lock.LockTarget;
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
- * Tells the application's {@link LockListener} beans (the meters' among them) when an
- * annotated call's hold passes a bound ({@link LockListener#onHoldExceeded}): the advisor is
+ * Tells the application's {@link LockListener} beans (the meters' among them) when a cancelled
+ * annotated call's locks are released after {@code zklock.hold-after-cancel}
+ * ({@link LockListener#onHoldExceeded} with {@code released} {@code true}; a hold past its
+ * {@code holdAtMost} is told by the engine, which times it): the advisor is
  * created before those beans exist, so they are looked up at each event, in order. An exception
  * one of them throws is logged and does not keep the others from hearing the event.
  */

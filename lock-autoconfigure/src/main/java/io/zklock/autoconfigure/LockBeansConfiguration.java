@@ -5,7 +5,7 @@ import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
 
-import io.zklock.annotation.LockReleaseScheduler;
+import io.zklock.interceptor.LockReleaseScheduler;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LocalHandoff;

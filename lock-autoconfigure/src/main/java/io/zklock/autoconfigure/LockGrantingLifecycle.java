@@ -8,7 +8,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.zklock.annotation.LockReleaseScheduler;
+import io.zklock.interceptor.LockReleaseScheduler;
 import io.zklock.lock.HeldLock;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockTarget;

@@ -10,7 +10,7 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
-import io.zklock.annotation.LockedMethods;
+import io.zklock.interceptor.LockedMethods;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.FactoryBean;

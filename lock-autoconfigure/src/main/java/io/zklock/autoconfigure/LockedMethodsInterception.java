@@ -14,9 +14,9 @@ import java.util.stream.Collectors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.zklock.annotation.DistributedLockAdvisor;
+import io.zklock.interceptor.DistributedLockAdvisor;
 import io.zklock.annotation.DistributedSemaphore;
-import io.zklock.annotation.LockedMethods;
+import io.zklock.interceptor.LockedMethods;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.SemaphoreByCurator;
 

@@ -3,7 +3,7 @@ package io.zklock.autoconfigure;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.zklock.annotation.DistributedLockAdvisor;
+import io.zklock.interceptor.DistributedLockAdvisor;
 
 import org.springframework.aop.Advisor;
 import org.springframework.beans.factory.ListableBeanFactory;

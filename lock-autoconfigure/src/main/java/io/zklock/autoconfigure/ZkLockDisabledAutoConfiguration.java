@@ -1,6 +1,6 @@
 package io.zklock.autoconfigure;
 
-import io.zklock.annotation.DisabledLockAdvisor;
+import io.zklock.interceptor.DisabledLockAdvisor;
 import io.zklock.lock.ILockByCurator;
 
 import org.springframework.beans.factory.config.BeanDefinition;

@@ -1,6 +1,9 @@
 package io.zklock.annotation;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -17,6 +20,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
+import io.zklock.interceptor.LockReleaseScheduler;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
@@ -108,6 +112,29 @@ class DistributedLockHoldAtMostTests extends ZkAnnotationTest {
 			handle.release();
 			assertThat(otherCanLock(context, "bounded/api")).isTrue();
 		});
+	}
+
+	@Test
+	void shouldTimeAnAnnotatedBoundOnTheEnginesOneHoldBoundThread() {
+		this.contextRunner.run((context) -> {
+			Jobs jobs = context.getBean(Jobs.class);
+			CompletableFuture<Void> call = CompletableFuture.runAsync(jobs::overrun);
+			Breaches breaches = context.getBean(Breaches.class);
+			await().atMost(Duration.ofSeconds(10)).until(() -> !breaches.events.isEmpty());
+			List<String> threads = threadNames();
+			assertThat(threads).as("one timer for every hold bound").containsOnlyOnce("zklock-hold-bound");
+			assertThat(threads).as("no release thread times a bound")
+				.noneMatch((name) -> name.startsWith("zklock-release-"));
+			jobs.finish();
+			call.get(10, TimeUnit.SECONDS);
+		});
+	}
+
+	/** The names of the live threads, from a thread dump. */
+	private static List<String> threadNames() {
+		return Arrays.stream(ManagementFactory.getThreadMXBean().dumpAllThreads(false, false))
+			.map(ThreadInfo::getThreadName)
+			.toList();
 	}
 
 	@Test

@@ -8,12 +8,12 @@ import org.apache.zookeeper.ZooKeeper;
 import static org.awaitility.Awaitility.await;
 
 /** Ends a client's ZooKeeper session now: a twin handle on the same session id closes it. */
-final class SessionExpiry {
+public final class SessionExpiry {
 
 	private SessionExpiry() {
 	}
 
-	static void expire(CuratorFramework client, String connectString) throws Exception {
+	public static void expire(CuratorFramework client, String connectString) throws Exception {
 		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
 		ZooKeeper twin = new ZooKeeper(connectString, 4000, (event) -> {
 		}, zk.getSessionId(), zk.getSessionPasswd());

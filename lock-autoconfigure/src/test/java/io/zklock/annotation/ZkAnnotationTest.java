@@ -12,13 +12,13 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * Base of the annotation test classes: one real server per class and application contexts
  * with AOP and zklock's auto-configuration connected to it.
  */
-abstract class ZkAnnotationTest extends ZkServerTest {
+public abstract class ZkAnnotationTest extends ZkServerTest {
 
 	/**
 	 * A runner with AOP and zklock's auto-configuration, connected to this class's server;
 	 * its check that every annotated method is intercepted runs too.
 	 */
-	static ApplicationContextRunner lockingContext() {
+	protected static ApplicationContextRunner lockingContext() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, ZkLockAutoConfiguration.class,
 					LockedMethodsAutoConfiguration.class))

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.zklock.annotation.AnnotationSettings;
-import io.zklock.annotation.DistributedLockAdvisor;
+import io.zklock.interceptor.AnnotationSettings;
+import io.zklock.interceptor.DistributedLockAdvisor;
 import io.zklock.lock.AbstractLockByCurator;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.HoldOwner;

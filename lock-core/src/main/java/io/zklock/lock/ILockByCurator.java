@@ -229,6 +229,23 @@ public interface ILockByCurator {
 	}
 
 	/**
+	 * Acquires several locks, each as its request says (mode, lock name, owner, hold bound and
+	 * its reaction), all or nothing, under one overall deadline that replaces the requests' own
+	 * waits, in one canonical order (sorted lock paths), so that callers naming the same paths
+	 * in different orders cannot deadlock. {@code @DistributedLock} takes a call's locks so.
+	 * @param requests the requests, at least one; each lock path once
+	 * @param wait the longest wait for all of them together; {@link Duration#ZERO} tries once
+	 * @return the held group, or empty if the wait ran out (nothing is left held)
+	 * @throws IllegalArgumentException if a lock path is invalid, the list empty or the wait
+	 * negative
+	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails (nothing is left
+	 * held)
+	 */
+	default Optional<LockGroup> tryAcquireAll(List<LockRequest> requests, Duration wait) {
+		return LockGroup.acquire(this, requests, wait);
+	}
+
+	/**
 	 * The lock on {@code path} as a {@link Lock}: fair (FIFO by lock-node order), thread-owned
 	 * and reentrant, in {@link LockMode#EXCLUSIVE} mode. {@code lock()} waits through
 	 * interrupts without losing its place in the queue; {@code unlock()} must run on the

@@ -3,14 +3,17 @@ package io.zklock.lock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * Call-owned locks on several lock paths held together, from
- * {@link ILockByCurator#tryAcquireAll(java.util.Collection, LockMode, java.time.Duration)}.
+ * Locks on several lock paths held together, from
+ * {@link ILockByCurator#tryAcquireAll(java.util.Collection, LockMode, java.time.Duration)} (call-owned,
+ * one mode) or {@link ILockByCurator#tryAcquireAll(List, Duration)} (each request its own mode,
+ * name, owner and bound).
  * They were acquired in one canonical order (sorted lock paths), so callers that name the
  * same paths in different orders cannot deadlock; {@link #release()} releases them in the
  * reverse order. Thread-safe; may be released from any thread.
@@ -23,7 +26,7 @@ public final class LockGroup implements AutoCloseable {
 		this.locks = List.copyOf(locks);
 	}
 
-	/** Acquires the group; see {@link ILockByCurator#tryAcquireAll}. */
+	/** Acquires the group of one mode on several lock paths; see {@link ILockByCurator#tryAcquireAll(Collection, LockMode, Duration)}. */
 	static Optional<LockGroup> acquire(ILockByCurator api, Collection<String> paths, LockMode mode, Duration wait) {
 		if (paths == null || paths.isEmpty()) {
 			throw new IllegalArgumentException("Lock paths " + paths + " must name at least one lock path");
@@ -36,12 +39,31 @@ public final class LockGroup implements AutoCloseable {
 		for (String path : paths) {
 			ordered.add(LockPaths.normalize(path));
 		}
+		return acquire(api, ordered.stream().map((path) -> LockRequest.of(path, mode)).toList(), wait);
+	}
+
+	/**
+	 * Acquires the group of several requests, each with its own mode, name, owner and bound;
+	 * see {@link ILockByCurator#tryAcquireAll(List, Duration)}. The one multi-lock loop of zklock:
+	 * in canonical order (sorted lock paths), under one overall wait, all or nothing.
+	 */
+	static Optional<LockGroup> acquire(ILockByCurator api, List<LockRequest> requests, Duration wait) {
+		if (requests == null || requests.isEmpty()) {
+			throw new IllegalArgumentException("Lock requests " + requests + " must name at least one lock path");
+		}
+		if (wait == null || wait.isNegative()) {
+			throw new IllegalArgumentException("Wait " + ((wait != null) ? Durations.format(wait) : "null")
+					+ " for lock requests " + requests + " is invalid: use a duration of zero or more "
+					+ "(Duration.ZERO tries once)");
+		}
+		List<LockRequest> ordered = new ArrayList<>(requests);
+		ordered.sort(Comparator.comparing((LockRequest request) -> LockPaths.normalize(request.path())));
 		long start = System.nanoTime();
 		List<LockHandle> acquired = new ArrayList<>(ordered.size());
 		boolean complete = false;
 		try {
-			for (String path : ordered) {
-				Optional<LockHandle> lock = api.tryAcquire(withinWait(LockRequest.of(path, mode), wait, start));
+			for (LockRequest request : ordered) {
+				Optional<LockHandle> lock = api.tryAcquire(withinWait(request, wait, start));
 				if (lock.isEmpty()) {
 					return Optional.empty();
 				}

@@ -34,8 +34,11 @@ public final class LockRequest {
 
 	private final @Nullable Duration maxHold;
 
+	private final @Nullable HoldExceededReaction onHoldExceeded;
+
 	private LockRequest(String path, LockMode mode, @Nullable Duration maxWait, @Nullable String lockName,
-			HoldOwner owner, boolean interruptible, @Nullable Duration maxHold) {
+			HoldOwner owner, boolean interruptible, @Nullable Duration maxHold,
+			@Nullable HoldExceededReaction onHoldExceeded) {
 		this.path = path;
 		this.mode = mode;
 		this.maxWait = maxWait;
@@ -43,6 +46,7 @@ public final class LockRequest {
 		this.owner = owner;
 		this.interruptible = interruptible;
 		this.maxHold = maxHold;
+		this.onHoldExceeded = onHoldExceeded;
 	}
 
 	/**
@@ -61,7 +65,7 @@ public final class LockRequest {
 			throw new IllegalArgumentException(
 					"Lock mode must not be null for lock path '" + path + "'; use EXCLUSIVE, READ or WRITE");
 		}
-		return new LockRequest(path, mode, null, null, HoldOwner.CALL, true, null);
+		return new LockRequest(path, mode, null, null, HoldOwner.CALL, true, null, null);
 	}
 
 	/**
@@ -77,7 +81,8 @@ public final class LockRequest {
 					+ " for lock path '" + this.path + "' is invalid: use a duration of zero or more "
 					+ "(Duration.ZERO tries once), or waitWithoutLimit()");
 		}
-		return new LockRequest(this.path, this.mode, wait, this.lockName, this.owner, this.interruptible, this.maxHold);
+		return new LockRequest(this.path, this.mode, wait, this.lockName, this.owner, this.interruptible,
+				this.maxHold, this.onHoldExceeded);
 	}
 
 	/**
@@ -85,7 +90,8 @@ public final class LockRequest {
 	 * @return the new request
 	 */
 	public LockRequest waitWithoutLimit() {
-		return new LockRequest(this.path, this.mode, null, this.lockName, this.owner, this.interruptible, this.maxHold);
+		return new LockRequest(this.path, this.mode, null, this.lockName, this.owner, this.interruptible,
+				this.maxHold, this.onHoldExceeded);
 	}
 
 	/**
@@ -98,7 +104,8 @@ public final class LockRequest {
 	 */
 	public LockRequest named(@Nullable String lockName) {
 		String name = (lockName != null && !lockName.isBlank()) ? lockName : null;
-		return new LockRequest(this.path, this.mode, this.maxWait, name, this.owner, this.interruptible, this.maxHold);
+		return new LockRequest(this.path, this.mode, this.maxWait, name, this.owner, this.interruptible,
+				this.maxHold, this.onHoldExceeded);
 	}
 
 	/**
@@ -113,7 +120,8 @@ public final class LockRequest {
 			throw new IllegalArgumentException("Hold owner must not be null for lock path '" + this.path
 					+ "'; use HoldOwner.THREAD or HoldOwner.CALL");
 		}
-		return new LockRequest(this.path, this.mode, this.maxWait, this.lockName, owner, this.interruptible, this.maxHold);
+		return new LockRequest(this.path, this.mode, this.maxWait, this.lockName, owner, this.interruptible,
+				this.maxHold, this.onHoldExceeded);
 	}
 
 	/**
@@ -123,7 +131,8 @@ public final class LockRequest {
 	 * @return the new request
 	 */
 	public LockRequest uninterruptibly() {
-		return new LockRequest(this.path, this.mode, this.maxWait, this.lockName, this.owner, false, this.maxHold);
+		return new LockRequest(this.path, this.mode, this.maxWait, this.lockName, this.owner, false,
+				this.maxHold, this.onHoldExceeded);
 	}
 
 	/**
@@ -153,7 +162,23 @@ public final class LockRequest {
 					+ "Duration.ofMinutes(5), or leave the hold unbounded");
 		}
 		return new LockRequest(this.path, this.mode, this.maxWait, this.lockName, this.owner, this.interruptible,
-				maxHold);
+				maxHold, this.onHoldExceeded);
+	}
+
+	/**
+	 * This request with a reaction of its holder's to a hold that outlives
+	 * {@link #holdAtMost(Duration)}: when the bound passes and the handle is not released yet, the
+	 * engine calls {@code reaction} in place of its WARN (on its {@code zklock-hold-bound} thread,
+	 * once per handle), then tells the {@link LockListener}s unless the reaction says the hold no
+	 * longer guards running work. The lock stays held whatever the reaction does. Without a
+	 * {@code holdAtMost} the reaction is never called. {@code @DistributedLock}'s
+	 * {@code onHoldExceeded} policies are such reactions.
+	 * @param reaction what the holder does; {@code null} for the engine's WARN
+	 * @return the new request
+	 */
+	public LockRequest onHoldExceeded(@Nullable HoldExceededReaction reaction) {
+		return new LockRequest(this.path, this.mode, this.maxWait, this.lockName, this.owner, this.interruptible,
+				this.maxHold, reaction);
 	}
 
 	/**
@@ -210,6 +235,15 @@ public final class LockRequest {
 	 */
 	public Optional<Duration> maxHold() {
 		return Optional.ofNullable(this.maxHold);
+	}
+
+	/**
+	 * The holder's reaction to a hold past its bound, set with
+	 * {@link #onHoldExceeded(HoldExceededReaction)}.
+	 * @return the reaction, or empty for the engine's WARN
+	 */
+	public Optional<HoldExceededReaction> holdExceededReaction() {
+		return Optional.ofNullable(this.onHoldExceeded);
 	}
 
 	@Override

@@ -29,7 +29,7 @@ class LockRequestTests {
 			.waitWithoutLimit();
 		assertThat(request.maxHold()).contains(Duration.ofMinutes(5));
 		assertThat(request).hasToString(
-				"LockRequest[WRITE 'orders/42', no wait limit, THREAD-owned, uninterruptible, hold at most 300s]");
+				"LockRequest[WRITE 'orders/42', no wait limit, THREAD-owned, uninterruptible, hold at most 5m]");
 	}
 
 	@Test

@@ -6,14 +6,18 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
+
+import io.zklock.lock.HoldExceededReaction;
 import io.zklock.lock.LockRequest;
 
 /**
  * Times the bounds that acquires set with {@link LockRequest#holdAtMost(Duration)}: one check
  * per bounded handle, due its bound after its grant, on one daemon thread of the engine
  * ({@code zklock-hold-bound}), which exists only while a check is due (it ends 10 s after the
- * last). A check that finds its handle still unreleased reports the breach ({@link HoldBreach});
- * nothing here ever releases a lock. Releasing the handle cancels its check. Thread-safe.
+ * last), the only thread that times hold bounds, the annotation's {@code holdAtMost} among them.
+ * A check that finds its handle still unreleased reports the breach ({@link HoldBreach}), or hands
+ * it to the request's {@link HoldExceededReaction}; nothing here ever releases a lock. Releasing the handle cancels its check. Thread-safe.
  */
 final class HoldBoundTimer implements AutoCloseable {
 
@@ -46,9 +50,10 @@ final class HoldBoundTimer implements AutoCloseable {
 		if (bound == null) {
 			return handle;
 		}
+		HoldExceededReaction reaction = request.holdExceededReaction().orElse(null);
 		ScheduledFuture<?> check;
 		try {
-			check = this.thread.schedule(() -> this.breach.report(handle, hold, bound), nanos(bound),
+			check = this.thread.schedule(() -> this.breach.report(handle, hold, bound, reaction), nanos(bound),
 					TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {

@@ -1,8 +1,11 @@
 package io.zklock.lock.internal;
 
 import java.time.Duration;
-import java.util.Locale;
 
+import org.jspecify.annotations.Nullable;
+
+import io.zklock.lock.Durations;
+import io.zklock.lock.HoldExceededReaction;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockState;
@@ -27,16 +30,26 @@ final class HoldBreach {
 		this.listeners = listeners;
 	}
 
-	/** The bound of a handle passed: reports it unless the handle was released meanwhile. */
-	void report(LockHandle handle, LockHold hold, Duration bound) {
+	/**
+	 * The bound of a handle passed: reports it unless the handle was released meanwhile; with a
+	 * reaction of the holder's, the reaction speaks instead of the WARN and says whether the
+	 * listeners are told.
+	 */
+	void report(LockHandle handle, LockHold hold, Duration bound, @Nullable HoldExceededReaction reaction) {
 		LockState state = handle.state();
 		if (state == LockState.RELEASED) {
 			return;
 		}
 		Duration heldFor = hold.heldFor();
+		if (reaction != null) {
+			if (react(reaction, handle, hold, heldFor, bound)) {
+				this.listeners.holdExceeded(hold.target(), hold.fencingToken(), heldFor, bound, false);
+			}
+			return;
+		}
 		String message = "The " + hold.mode() + " lock on '" + hold.lockPath() + "' (fencing token "
-				+ hold.fencingToken() + ") has been held for " + format(heldFor) + ", past its holdAtMost of "
-				+ format(bound) + ((state != LockState.HELD) ? " (it is " + state + " now)" : "")
+				+ hold.fencingToken() + ") has been held for " + Durations.format(heldFor) + ", past its holdAtMost of "
+				+ Durations.format(bound) + ((state != LockState.HELD) ? " (it is " + state + " now)" : "")
 				+ ". zklock keeps it until its handle is released, since a lock is never released while its holder "
 				+ "may still use it: find what holds the holder up, and release the handle in a finally block.";
 		Thread holder = hold.holderThread();
@@ -57,19 +70,17 @@ final class HoldBreach {
 		this.listeners.holdExceeded(hold.target(), hold.fencingToken(), heldFor, bound, false);
 	}
 
-	/** {@code "250ms"}, {@code "30s"}, {@code "2.5s"}, {@code "10m"}: as configuration writes durations. */
-	static String format(Duration duration) {
-		long millis = duration.toMillis();
-		if (millis < 1000) {
-			return millis + "ms";
+	/** Runs the holder's reaction; one that fails is logged, and the listeners are told. */
+	private static boolean react(HoldExceededReaction reaction, LockHandle handle, LockHold hold, Duration heldFor,
+			Duration bound) {
+		try {
+			return reaction.holdExceeded(handle, heldFor, bound);
 		}
-		if (millis % 60_000 == 0) {
-			return (millis / 60_000) + "m";
+		catch (RuntimeException ex) {
+			logger.warn("The reaction to the " + hold.mode() + " lock on '" + hold.lockPath() + "' held past its "
+					+ "holdAtMost of " + Durations.format(bound) + " failed; the lock stays held", ex);
+			return true;
 		}
-		if (millis % 1000 == 0) {
-			return (millis / 1000) + "s";
-		}
-		return String.format(Locale.ROOT, "%.1fs", millis / 1000.0);
 	}
 
 	/** The holder thread's stack, logged under the WARN as an exception's would be. */

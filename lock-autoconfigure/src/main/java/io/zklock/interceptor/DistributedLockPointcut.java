@@ -1,0 +1,32 @@
+package io.zklock.interceptor;
+
+import java.lang.reflect.Method;
+
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.DistributedSemaphore;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import org.springframework.core.BridgeMethodResolver;
+
+/**
+ * Matches methods that carry {@link DistributedLock} or {@link DistributedSemaphore}, directly or through a
+ * meta-annotation, on the target class or on an interface or superclass method it
+ * implements. Matching parses the annotation, so an invalid one fails when the bean is
+ * proxied.
+ */
+final class DistributedLockPointcut extends StaticMethodMatcherPointcut {
+
+	private final LockDefinitionSource definitions;
+
+	DistributedLockPointcut(LockDefinitionSource definitions) {
+		this.definitions = definitions;
+	}
+
+	@Override
+	public boolean matches(Method method, Class<?> targetClass) {
+		Method specific = BridgeMethodResolver.findBridgedMethod(AopUtils.getMostSpecificMethod(method, targetClass));
+		return this.definitions.find(specific).isPresent();
+	}
+
+}

@@ -1,0 +1,6 @@
+package io.zklock.packagefixture.autoconfigure;
+
+/** The wiring. */
+public class Wiring {
+
+}

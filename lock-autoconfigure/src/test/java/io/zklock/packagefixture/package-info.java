@@ -1,0 +1,6 @@
+/**
+ * A fixture laid out like lock-autoconfigure that breaks every rule of {@code PackageRules}:
+ * the contract imports the machinery, the machinery the auto-configuration, an optional part
+ * the machinery and another part. Only {@code PackageRulesTests} reads it.
+ */
+package io.zklock.packagefixture;
