@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import static io.zklock.lock.ZkTestSupport.ROOT;
+import static io.zklock.lock.ZkTestSupport.awaitLockNodes;
 import static io.zklock.lock.ZkTestSupport.awaitQueued;
 import static io.zklock.lock.ZkTestSupport.lockNodes;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -222,7 +223,7 @@ class ExclusiveLockTests extends ZkServerTest {
 			.withMessageContaining("100ms")
 			.satisfies((ex) -> assertThat(ex.getLockPath()).isEqualTo(path));
 		assertThat(calls).hasValue(0);
-		assertThat(lockNodes(client, path)).containsExactly(nodeName(held));
+		awaitLockNodes(client, path, nodeName(held));
 		held.release();
 	}
 

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Timeout;
 import static io.zklock.lock.ZkTestSupport.AWAIT;
 import static io.zklock.lock.ZkTestSupport.NAMESPACE;
 import static io.zklock.lock.ZkTestSupport.ROOT;
+import static io.zklock.lock.ZkTestSupport.awaitLockNodes;
 import static io.zklock.lock.ZkTestSupport.awaitQueued;
 import static io.zklock.lock.ZkTestSupport.basePath;
 import static io.zklock.lock.ZkTestSupport.lockNodes;
@@ -27,7 +28,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Waiters that give up leave nothing behind: after a timeout, an interrupt or a release, the
- * lock path holds only the nodes of current holders (and of waiters still waiting), and the
+ * lock path holds only the nodes of current holders (and of waiters still waiting) once the
+ * give-up's delete is applied (it answers first, and deletes its node in the background), and the
  * server keeps no watch for a waiter that left.
  */
 class LockCleanupTests extends ZkServerTest {
@@ -49,7 +51,7 @@ class LockCleanupTests extends ZkServerTest {
 		ExclusiveLockByCurator other = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
 		for (int i = 0; i < 3; i++) {
 			assertThat(other.tryAcquire(path, Duration.ZERO)).isEmpty();
-			assertThat(lockNodes(holderClient, path)).containsExactly(nodeName(holder));
+			awaitLockNodes(holderClient, path, nodeName(holder));
 		}
 		assertThat(serverLockWatches(server)).as("trying once never watches").isEmpty();
 		holder.release();
@@ -66,7 +68,7 @@ class LockCleanupTests extends ZkServerTest {
 		long start = System.nanoTime();
 		assertThat(other.tryAcquire(path, Duration.ofMillis(300))).isEmpty();
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
-		assertThat(lockNodes(holderClient, path)).containsExactly(nodeName(holder));
+		awaitLockNodes(holderClient, path, nodeName(holder));
 		await().atMost(AWAIT).until(() -> serverLockWatches(server).isEmpty());
 		await().atMost(AWAIT).until(() -> serverWatchCount(server) == 0);
 		holder.release();
@@ -103,7 +105,7 @@ class LockCleanupTests extends ZkServerTest {
 			.hasRootCauseInstanceOf(InterruptedException.class);
 		assertThat(((LockAcquisitionException) failure).getLockPath()).isEqualTo(path);
 		assertThat(interruptFlagSet).as("interrupt flag set again").isTrue();
-		assertThat(lockNodes(holderClient, path)).containsExactly(nodeName(holder));
+		awaitLockNodes(holderClient, path, nodeName(holder));
 		await().atMost(AWAIT).until(() -> serverLockWatches(server).isEmpty());
 		holder.release();
 		assertThat(lockNodes(holderClient, path)).isEmpty();
@@ -159,7 +161,7 @@ class LockCleanupTests extends ZkServerTest {
 		List<String> queue = lockNodes(holderClient, path);
 
 		assertThat(middleWaiter.get(20, TimeUnit.SECONDS)).isEmpty();
-		assertThat(lockNodes(holderClient, path)).containsExactly(queue.get(0), queue.get(1), queue.get(3));
+		awaitLockNodes(holderClient, path, queue.get(0), queue.get(1), queue.get(3));
 		// the last waiter now watches the first waiter; the middle one's watch is gone
 		await().atMost(AWAIT)
 			.untilAsserted(() -> assertThat(serverLockWatches(server)).containsExactlyInAnyOrder(
@@ -190,7 +192,7 @@ class LockCleanupTests extends ZkServerTest {
 		awaitQueued(writerClient, path, 3);
 
 		assertThat(impatient.get(20, TimeUnit.SECONDS)).isEmpty();
-		assertThat(lockNodes(writerClient, path)).hasSize(2);
+		awaitQueued(writerClient, path, 2);
 		assertThat(serverLockWatches(server)).as("the patient reader still watches the writer")
 			.containsExactly(writerNode);
 		assertThat(patient).isNotDone();
@@ -215,7 +217,7 @@ class LockCleanupTests extends ZkServerTest {
 			.background(() -> readers.tryAcquire(path, LockMode.READ, Duration.ofMillis(600)));
 		assertThat(one.get(20, TimeUnit.SECONDS)).isEmpty();
 		assertThat(two.get(20, TimeUnit.SECONDS)).isEmpty();
-		assertThat(lockNodes(writerClient, path)).containsExactly(nodeName(writer));
+		awaitLockNodes(writerClient, path, nodeName(writer));
 		await().atMost(AWAIT).until(() -> serverLockWatches(server).isEmpty());
 		writer.release();
 	}

@@ -144,6 +144,16 @@ public final class ZkTestSupport {
 		}
 	}
 
+	/**
+	 * Waits until the lock path's lock nodes are exactly {@code names}, in queue order: a waiter
+	 * that gives up answers first and deletes its node in the background (docs/lock-protocol.md,
+	 * "A wait that runs out").
+	 */
+	static void awaitLockNodes(CuratorFramework client, String lockPath, String... names) {
+		await().atMost(AWAIT).untilAsserted(() -> org.assertj.core.api.Assertions
+			.assertThat(lockNodes(client, lockPath)).containsExactly(names));
+	}
+
 	/** Waits until {@code count} lock nodes are queued under the lock path. */
 	static void awaitQueued(CuratorFramework client, String lockPath, int count) {
 		await().atMost(AWAIT).until(() -> lockNodes(client, lockPath).size() == count);

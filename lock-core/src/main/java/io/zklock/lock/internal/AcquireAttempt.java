@@ -56,17 +56,12 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 
 	private final CompletableFuture<@Nullable GrantedNode> outcome = new CompletableFuture<>();
 
-	private final CompletableFuture<@Nullable Void> cleanedUp = new CompletableFuture<>();
-
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private @Nullable AcquireRound round;
 
 	/** The round that looked at a listing taken after its create's reply (its duplicates go then). */
 	private @Nullable AcquireRound lookedBy;
-
-	/** Deletes of duplicates of our nodes, under way or done. */
-	private CompletableFuture<?> duplicatesGone = CompletableFuture.completedFuture(null);
 
 	private boolean done;
 
@@ -88,9 +83,18 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 		return this.outcome;
 	}
 
-	/** Completes once an attempt that ended without a grant has no node left. */
-	CompletableFuture<@Nullable Void> cleanedUp() {
-		return this.cleanedUp;
+	/**
+	 * Whether the current round has looked at a listing taken after its create's reply: then a
+	 * wait that runs out gives up at once, without another look.
+	 */
+	boolean hasLooked() {
+		this.lock.lock();
+		try {
+			return this.round != null && this.lookedBy == this.round;
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	void start() {
@@ -193,21 +197,16 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 	public void looked(List<String> duplicates) {
 		this.lookedBy = this.round;
 		if (!duplicates.isEmpty()) {
-			CompletableFuture<@Nullable Void> gone = new CompletableFuture<>();
-			this.queue.deleteAll(duplicates, gone);
-			this.duplicatesGone = CompletableFuture.allOf(this.duplicatesGone, gone);
+			this.queue.deleteAll(duplicates);
 		}
 	}
 
 	/** A create whose reply came after the attempt ended or moved on: its nodes go. */
 	@Override
 	public void createdTooLate(@Nullable String nodePath) {
+		// none: Curator's protected mode finds and deletes a node whose create failed for good
 		if (nodePath != null) {
 			deleteOwnNode(nodePath, true);
-		}
-		else {
-			// Curator's protected mode finds and deletes a node whose create failed for good
-			cleanedUpAfter(CompletableFuture.completedFuture(null));
 		}
 	}
 
@@ -232,9 +231,6 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 		if (current != null && current.nodePath() != null) {
 			deleteOwnNode(current.nodePath(), this.lookedBy != current);
 		}
-		else if (current == null || !current.isCreateInFlight()) {
-			cleanedUpAfter(CompletableFuture.completedFuture(null));
-		}
 		if (error != null) {
 			this.outcome.completeExceptionally(error);
 		}
@@ -244,23 +240,16 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 	}
 
 	/**
-	 * Deletes the node of a round that gave up, and the other nodes of its create unless a listing
-	 * showed them already (they are deleted then); {@link #cleanedUp()} completes after all of it.
+	 * Deletes the node of a round that gave up, in the background, and the other nodes of its
+	 * create unless a listing showed them already (they are deleted then).
 	 */
 	private void deleteOwnNode(String nodePath, boolean withDuplicates) {
-		CompletableFuture<@Nullable Void> gone = new CompletableFuture<>();
 		if (withDuplicates) {
-			this.queue.deleteWithDuplicates(nodePath, gone);
+			this.queue.deleteWithDuplicates(nodePath);
 		}
 		else {
-			this.queue.deleteInBackground(nodePath, gone);
+			this.queue.deleteInBackground(nodePath);
 		}
-		cleanedUpAfter(gone);
-	}
-
-	private void cleanedUpAfter(CompletableFuture<?> nodeGone) {
-		CompletableFuture.allOf(nodeGone, this.duplicatesGone)
-			.whenComplete((ignored, error) -> this.cleanedUp.complete(null));
 	}
 
 	/** Sends a background request; a request that cannot even be sent ends the attempt. */

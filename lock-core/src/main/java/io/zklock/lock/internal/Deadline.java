@@ -34,18 +34,6 @@ final class Deadline {
 		return new Deadline(System.nanoTime() + nanos, false);
 	}
 
-	/**
-	 * This deadline, or {@code minimum} from now if that is later: a short wait (say a single
-	 * try) still gives its ZooKeeper round trips {@code minimum} to complete.
-	 */
-	Deadline atLeast(Duration minimum) {
-		if (this.infinite) {
-			return this;
-		}
-		long floor = System.nanoTime() + minimum.toNanos();
-		return (floor - this.deadlineNanos > 0) ? new Deadline(floor, false) : this;
-	}
-
 	boolean isInfinite() {
 		return this.infinite;
 	}

@@ -18,8 +18,11 @@ import org.jspecify.annotations.Nullable;
  */
 final class LockNodeQueue {
 
-	/** ZooKeeper calls of an acquire may run this long even when its wait is shorter. */
-	private static final Duration MIN_CALL_TIME = Duration.ofSeconds(1);
+	/**
+	 * How long a wait that ran out before the queue was looked at (a zero wait, say) waits for
+	 * that first look: its create and listing, one round trip on a connected client.
+	 */
+	private static final Duration FIRST_LOOK_BOUND = Duration.ofSeconds(1);
 
 	private final CuratorFramework client;
 
@@ -41,14 +44,17 @@ final class LockNodeQueue {
 	}
 
 	/**
-	 * Queues for the lock at {@code basePath} and waits for it.
+	 * Queues for the lock at {@code basePath} and waits for it, until the deadline plus, if the
+	 * queue was not looked at by then, that first look (docs/lock-protocol.md, "A wait that runs
+	 * out"). Giving up sends the deletion of its node and the removal of its watch, and returns
+	 * without waiting for their replies.
 	 * @param interruptible whether an interrupt ends the wait; if not, the waiter keeps its
 	 * place and the interrupt flag is set again on return
 	 * @return the granted node, or {@code null} if the deadline passed first, also during a
-	 * ZooKeeper call (nothing is left behind)
-	 * @throws InterruptedException if interrupted while {@code interruptible} (nothing is left
-	 * behind)
-	 * @throws Exception if ZooKeeper fails (nothing is left behind)
+	 * ZooKeeper call (its node is being deleted)
+	 * @throws InterruptedException if interrupted while {@code interruptible} (its node is being
+	 * deleted)
+	 * @throws Exception if ZooKeeper fails (its node is being deleted)
 	 */
 	@Nullable GrantedNode acquire(String basePath, LockMode mode, Deadline deadline, boolean interruptible)
 			throws Exception {
@@ -63,14 +69,13 @@ final class LockNodeQueue {
 			}
 		});
 		Runnable unsubscribeNamespace = this.namespace.whenOpen(() -> attempt.onSignal(ConnectionSignal.RECONNECTED));
-		Deadline callBound = deadline.atLeast(MIN_CALL_TIME);
 		boolean interrupted = false;
 		GrantedNode granted = null;
 		try {
 			attempt.start();
 			while (true) {
 				try {
-					granted = await(attempt, callBound);
+					granted = await(attempt, deadline);
 					return granted;
 				}
 				catch (InterruptedException ex) {
@@ -89,9 +94,8 @@ final class LockNodeQueue {
 		}
 		finally {
 			if (granted == null) {
-				// nothing half-acquired is left behind when this returns: wait for the delete while connected
+				// the node and its watch go in the background: the caller has its answer now
 				attempt.abandon();
-				NodeDeletion.awaitWhileConnected(attempt.cleanedUp(), this.guard, MIN_CALL_TIME, null);
 			}
 			unsubscribe.run();
 			unsubscribeNamespace.run();
@@ -101,12 +105,22 @@ final class LockNodeQueue {
 		}
 	}
 
-	private @Nullable GrantedNode await(AcquireAttempt attempt, Deadline callBound) throws Exception {
+	private @Nullable GrantedNode await(AcquireAttempt attempt, Deadline deadline) throws Exception {
 		try {
-			if (callBound.isInfinite()) {
+			if (deadline.isInfinite()) {
 				return attempt.outcome().get();
 			}
-			return attempt.outcome().get(Math.max(0, callBound.remainingNanos()), TimeUnit.NANOSECONDS);
+			try {
+				return attempt.outcome().get(Math.max(0, deadline.remainingNanos()), TimeUnit.NANOSECONDS);
+			}
+			catch (TimeoutException ex) {
+				if (attempt.hasLooked() || !this.guard.isConnected()) {
+					return attempt.abandon();
+				}
+				// the wait ran out before the queue was looked at: the first look is one round trip
+				// away, and the round holds or gives up right after it
+				return attempt.outcome().get(FIRST_LOOK_BOUND.toNanos(), TimeUnit.NANOSECONDS);
+			}
 		}
 		catch (TimeoutException ex) {
 			return attempt.abandon();

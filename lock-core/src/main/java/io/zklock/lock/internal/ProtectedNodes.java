@@ -2,7 +2,6 @@ package io.zklock.lock.internal;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.ProtectedUtils;
@@ -35,13 +34,12 @@ final class ProtectedNodes {
 	 * after the create's reply, so the listing shows every such node (a server answers a session
 	 * only once it has applied everything the session saw). If the listing fails, only the node
 	 * itself is deleted.
-	 * @param done completed when every delete has its reply, or at once if the client is closing
 	 */
-	static void deleteWithDuplicates(CuratorFramework client, String nodePath, CompletableFuture<@Nullable Void> done) {
+	static void deleteWithDuplicates(CuratorFramework client, String nodePath) {
 		ZKPaths.PathAndNode parent = ZKPaths.getPathAndNode(nodePath);
 		String protectedId = protectedPrefix(parent.getNode());
 		if (protectedId == null) {
-			NodeDeletion.deleteInBackground(client, nodePath, done);
+			NodeDeletion.deleteInBackground(client, nodePath, null);
 			return;
 		}
 		try {
@@ -53,25 +51,12 @@ final class ProtectedNodes {
 						.filter((child) -> child.startsWith(protectedId) && !child.equals(parent.getNode()))
 						.forEach((child) -> targets.add(ZKPaths.makePath(parent.getPath(), child)));
 				}
-				deleteAll(client, targets, done);
+				targets.forEach((target) -> NodeDeletion.deleteInBackground(client, target, null));
 			}).forPath(parent.getPath());
 		}
 		catch (Exception ex) {
 			// the client is closing: the nodes die with the session
-			done.complete(null);
 		}
-	}
-
-	/** Deletes nodes in the background and completes {@code done} once every delete has its reply. */
-	static void deleteAll(CuratorFramework client, List<String> nodePaths, CompletableFuture<@Nullable Void> done) {
-		List<CompletableFuture<@Nullable Void>> deletes = new ArrayList<>(nodePaths.size());
-		for (String nodePath : nodePaths) {
-			CompletableFuture<@Nullable Void> deleted = new CompletableFuture<>();
-			NodeDeletion.deleteInBackground(client, nodePath, deleted);
-			deletes.add(deleted);
-		}
-		CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new))
-			.whenComplete((ignored, error) -> done.complete(null));
 	}
 
 }

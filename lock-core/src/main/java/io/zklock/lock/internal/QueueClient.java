@@ -1,7 +1,6 @@
 package io.zklock.lock.internal;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
@@ -33,22 +32,17 @@ final class QueueClient {
 		}
 	}
 
-	/** Deletes an abandoned node in the background and completes {@code deleted} when the reply arrives. */
-	void deleteInBackground(String nodePath, CompletableFuture<@Nullable Void> deleted) {
-		NodeDeletion.deleteInBackground(this.client, nodePath, deleted);
-	}
-
 	/**
 	 * Deletes an abandoned node and the other nodes of its create ({@link ProtectedNodes}) in the
-	 * background; completes {@code deleted} when every reply arrived.
+	 * background.
 	 */
-	void deleteWithDuplicates(String nodePath, CompletableFuture<@Nullable Void> deleted) {
-		ProtectedNodes.deleteWithDuplicates(this.client, nodePath, deleted);
+	void deleteWithDuplicates(String nodePath) {
+		ProtectedNodes.deleteWithDuplicates(this.client, nodePath);
 	}
 
-	/** Deletes nodes in the background; completes {@code deleted} when every reply arrived. */
-	void deleteAll(List<String> nodePaths, CompletableFuture<@Nullable Void> deleted) {
-		ProtectedNodes.deleteAll(this.client, nodePaths, deleted);
+	/** Deletes nodes in the background. */
+	void deleteAll(List<String> nodePaths) {
+		nodePaths.forEach(this::deleteInBackground);
 	}
 
 	CuratorFramework client() {
