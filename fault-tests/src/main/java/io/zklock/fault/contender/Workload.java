@@ -18,11 +18,16 @@ import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 
 /**
- * Worker threads that repeat guarded read–work–write rounds on one lock path: the load of
- * the {@code run} command, in one of the {@link CallShape}s.
+ * Worker threads that repeat guarded read–work–write rounds on one lock path or several: the
+ * load of the {@code run} command, in one of the {@link CallShape}s. A round on several lock
+ * paths takes their locks in the order given (so no two rounds wait for each other in a
+ * cycle) and holds them all while it reads, works and writes the register's counter of each
+ * (its key is the lock path, its token that lock's); it releases them in the reverse order. A
+ * contender that dies or whose session ends then has lock nodes on several lock paths, all
+ * deleted at one zxid.
  * <ul>
  * <li>{@code thread}: each round is a thread-owned hold taken, used and released by the worker;
- * every {@code reentrantEvery}-th round of a worker also re-enters the lock it holds (same
+ * every {@code reentrantEvery}-th round of a worker also re-enters the lock it took first (same
  * node, same fencing token).</li>
  * <li>{@code async}, {@code async-relay}: the worker takes a call-owned hold and hands the
  * section to the {@link SectionPools}, where it runs and releases; the worker goes straight on
@@ -35,10 +40,11 @@ import io.zklock.lock.LockHandle;
 final class Workload {
 
 	/** What one {@code run} command asked for. */
-	record Spec(String lockPath, int threads, int rounds, int sectionMinMs, int sectionMaxMs, int reentrantEvery,
-			Duration lockWait, CallShape shape) {
+	record Spec(List<String> lockPaths, int threads, int rounds, int sectionMinMs, int sectionMaxMs,
+			int reentrantEvery, Duration lockWait, CallShape shape) {
 
 		Spec {
+			lockPaths = List.copyOf(lockPaths);
 			if (!shape.isThreadOwned() && reentrantEvery != 0) {
 				throw new IllegalArgumentException("Call shape '" + shape + "' takes call-owned holds, which are "
 						+ "never reentrant: use reentrant-every 0 (got " + reentrantEvery + ")");
@@ -175,29 +181,56 @@ final class Workload {
 	 * acquired
 	 */
 	private CompletableFuture<?> runOnce(GuardedRound round, boolean reentrant) {
-		Optional<LockHandle> acquired = round.acquire(this.spec.lockPath(), this.spec.lockWait(), false);
-		if (acquired.isEmpty()) {
+		List<LockHandle> handles = acquireAll(round);
+		if (handles == null) {
 			return null;
 		}
-		LockHandle handle = acquired.get();
-		Optional<LockHandle> inner = reentrant ? round.acquire(this.spec.lockPath(), Duration.ZERO, true)
+		Optional<LockHandle> inner = reentrant ? round.acquire(this.spec.lockPaths().get(0), Duration.ZERO, true)
 				: Optional.empty();
 		try {
-			long value = round.read(handle);
-			work();
-			if (value >= 0) {
-				round.write(handle, value + 1);
-			}
+			readWorkWrite(round, handles);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
 		finally {
 			inner.ifPresent((reentered) -> round.release(reentered, true));
-			round.release(handle);
+			round.releaseAll(handles);
 		}
 		this.completed.incrementAndGet();
 		return CompletableFuture.completedFuture(null);
+	}
+
+	/**
+	 * Takes the round's locks in order, on the worker's thread.
+	 * @return the handles, in the order taken; {@code null} if one was not acquired (those taken
+	 * before it are released)
+	 */
+	private List<LockHandle> acquireAll(GuardedRound round) {
+		List<LockHandle> handles = new ArrayList<>();
+		for (String lockPath : this.spec.lockPaths()) {
+			Optional<LockHandle> acquired = round.acquire(lockPath, this.spec.lockWait(), false);
+			if (acquired.isEmpty()) {
+				round.releaseAll(handles);
+				return null;
+			}
+			handles.add(acquired.get());
+		}
+		return handles;
+	}
+
+	/** Reads every lock's counter, works, and writes each counter plus one with its lock's token. */
+	private void readWorkWrite(GuardedRound round, List<LockHandle> handles) throws InterruptedException {
+		long[] values = new long[handles.size()];
+		for (int i = 0; i < handles.size(); i++) {
+			values[i] = round.read(handles.get(i));
+		}
+		work();
+		for (int i = 0; i < handles.size(); i++) {
+			if (values[i] >= 0) {
+				round.write(handles.get(i), values[i] + 1);
+			}
+		}
 	}
 
 	/**
@@ -206,21 +239,16 @@ final class Workload {
 	 * @return the section, done once released; {@code null} if the lock was not acquired
 	 */
 	private CompletableFuture<?> handOff(GuardedRound round) {
-		Optional<LockHandle> acquired = round.acquire(this.spec.lockPath(), this.spec.lockWait(), false);
-		if (acquired.isEmpty()) {
+		List<LockHandle> handles = acquireAll(round);
+		if (handles == null) {
 			return null;
 		}
-		LockHandle handle = acquired.get();
-		CompletableFuture<?> section = this.pools.runSection(this.spec.shape(), round, handle, (here) -> {
-			long value = here.read(handle);
+		CompletableFuture<?> section = this.pools.runSection(this.spec.shape(), round, handles, (here) -> {
 			try {
-				work();
+				readWorkWrite(here, handles);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
-			}
-			if (value >= 0) {
-				here.write(handle, value + 1);
 			}
 			return null;
 		}).whenComplete((value, error) -> {
