@@ -13,13 +13,15 @@ import io.zklock.lock.LockHandle;
  * start with {@code R}; see {@link ContenderMain} for the list. The commands that take a guarded
  * section ({@code run}, {@code hold}, {@code round}) accept a last word {@code shape=<shape>}
  * choosing its {@link CallShape} ({@code thread} if absent); {@code round} also
- * {@code name=<worker>}.
+ * {@code name=<worker>}, {@code run} also {@code give-up-every=<n>}.
  */
 final class Contender {
 
 	private static final String SHAPE_OPTION = "shape=";
 
 	private static final String NAME_OPTION = "name=";
+
+	private static final String GIVE_UP_OPTION = "give-up-every=";
 
 	private final EventSink events;
 
@@ -46,14 +48,17 @@ final class Contender {
 		String[] all = line.trim().split("\\s+");
 		CallShape shape = shapeOf(all);
 		String name = option(all, NAME_OPTION);
+		String giveUpEvery = option(all, GIVE_UP_OPTION);
 		String[] words = Arrays.stream(all)
-			.filter((word) -> !word.startsWith(SHAPE_OPTION) && !word.startsWith(NAME_OPTION))
+			.filter((word) -> !word.startsWith(SHAPE_OPTION) && !word.startsWith(NAME_OPTION)
+					&& !word.startsWith(GIVE_UP_OPTION))
 			.toArray(String[]::new);
 		switch (words[0]) {
 			case "connect" -> connect(words[1], Duration.ofMillis(Long.parseLong(words[2])));
 			case "run" -> run(new Workload.Spec(List.of(words[1].split(",")), Integer.parseInt(words[2]), Integer.parseInt(words[3]),
 					Integer.parseInt(words[4]), Integer.parseInt(words[5]), Integer.parseInt(words[6]),
-					Duration.ofMillis(Long.parseLong(words[7])), shape));
+					Duration.ofMillis(Long.parseLong(words[7])), shape,
+					(giveUpEvery != null) ? Integer.parseInt(giveUpEvery) : 0));
 			case "stop" -> stop();
 			case "hold" -> hold(words[1], Duration.ofMillis(Long.parseLong(words[2])), shape);
 			case "write", "state", "release" -> step(words[0]);

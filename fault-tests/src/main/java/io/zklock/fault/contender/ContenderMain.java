@@ -20,8 +20,9 @@ import java.nio.charset.StandardCharsets;
  * <ul>
  * <li>{@code connect <connect-string> <session-ms>} → {@code R connected <session-id>}</li>
  * <li>{@code run <lock-path>[,<lock-path>…] <threads> <rounds|-1> <min-ms> <max-ms> <reentrant-every>
- * <wait-ms> [shape=…]} → {@code R running}, later {@code R run-done <rounds>}; each round takes the
- * lock paths in the order given and holds them all</li>
+ * <wait-ms> [shape=…] [give-up-every=<n>]} → {@code R running}, later {@code R run-done <rounds>};
+ * worker {@code w<i>} takes the lock paths from the (i mod count)-th on, in order, and holds them all;
+ * every n-th attempt of a worker waits only a few milliseconds for each lock</li>
  * <li>{@code stop} → {@code R stopped <rounds>}</li>
  * <li>{@code hold <lock-path> <wait-ms> [shape=…]} → {@code R held <token> <value>}; then
  * {@code write} → {@code R wrote accepted|rejected}, {@code state} → {@code R state <LockState>},

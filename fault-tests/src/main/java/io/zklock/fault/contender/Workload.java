@@ -19,12 +19,17 @@ import io.zklock.lock.LockHandle;
 
 /**
  * Worker threads that repeat guarded read–work–write rounds on one lock path or several: the
- * load of the {@code run} command, in one of the {@link CallShape}s. A round on several lock
- * paths takes their locks in the order given (so no two rounds wait for each other in a
- * cycle) and holds them all while it reads, works and writes the register's counter of each
- * (its key is the lock path, its token that lock's); it releases them in the reverse order. A
- * contender that dies or whose session ends then has lock nodes on several lock paths, all
- * deleted at one zxid.
+ * load of the {@code run} command, in one of the {@link CallShape}s. With several lock paths,
+ * worker {@code w<i>} takes the lock paths from the ({@code i} mod their number)-th on: with
+ * {@code soak/a,soak/b}, {@code w0} takes {@code soak/a} then {@code soak/b}, {@code w1} takes
+ * {@code soak/b} alone, so each lock path has waiters of its own. A round takes its locks in the
+ * order given (so no two rounds wait for each other in a cycle) and holds them all while it reads,
+ * works and writes the register's counter of each (its key is the lock path, its token that
+ * lock's); it releases them in the reverse order. A contender that dies or whose session ends then
+ * has lock nodes on several lock paths, all deleted at one zxid, which may unblock waiters on each.
+ * With {@code giveUpEvery} above 0, every so many attempts of a worker wait at most
+ * {@value #IMPATIENT_WAIT_MS} ms for each lock: they mostly give up, in ZooKeeper's queue or in a
+ * local handoff chain.
  * <ul>
  * <li>{@code thread}: each round is a thread-owned hold taken, used and released by the worker;
  * every {@code reentrantEvery}-th round of a worker also re-enters the lock it took first (same
@@ -41,7 +46,7 @@ final class Workload {
 
 	/** What one {@code run} command asked for. */
 	record Spec(List<String> lockPaths, int threads, int rounds, int sectionMinMs, int sectionMaxMs,
-			int reentrantEvery, Duration lockWait, CallShape shape) {
+			int reentrantEvery, Duration lockWait, CallShape shape, int giveUpEvery) {
 
 		Spec {
 			lockPaths = List.copyOf(lockPaths);
@@ -52,6 +57,9 @@ final class Workload {
 		}
 
 	}
+
+	/** How long an impatient attempt waits for each lock. */
+	static final int IMPATIENT_WAIT_MS = 5;
 
 	private final Spec spec;
 
@@ -97,9 +105,11 @@ final class Workload {
 		this.running = running;
 		for (int i = 0; i < this.spec.threads(); i++) {
 			String name = "w" + i;
+			List<String> paths = this.spec.lockPaths();
+			List<String> mine = paths.subList(i % paths.size(), paths.size());
 			Thread thread = new Thread(() -> {
 				try {
-					loop(name);
+					loop(name, mine);
 				}
 				finally {
 					if (running.decrementAndGet() == 0 && !this.stopping) {
@@ -144,19 +154,23 @@ final class Workload {
 		return this.completed.get();
 	}
 
-	private void loop(String thread) {
+	private void loop(String thread, List<String> lockPaths) {
 		HoldOwner owner = this.spec.shape().isThreadOwned() ? HoldOwner.THREAD : HoldOwner.CALL;
 		CompletableFuture<?> last = CompletableFuture.completedFuture(null);
 		try (RegisterClient register = new RegisterClient(this.registerPort)) {
 			GuardedRound round = new GuardedRound(this.lock, register, this.events, thread, owner);
 			int myRounds = 0;
+			int attempts = 0;
 			while (!this.stopping && !Thread.currentThread().isInterrupted()) {
 				if (this.spec.rounds() >= 0 && this.claimed.incrementAndGet() > this.spec.rounds()) {
 					return;
 				}
 				boolean reentrant = this.spec.reentrantEvery() > 0 && (myRounds + 1) % this.spec.reentrantEvery() == 0;
-				CompletableFuture<?> section = this.spec.shape().isThreadOwned() ? runOnce(round, reentrant)
-						: handOff(round);
+				attempts++;
+				Duration wait = (this.spec.giveUpEvery() > 0 && attempts % this.spec.giveUpEvery() == 0)
+						? Duration.ofMillis(IMPATIENT_WAIT_MS) : this.spec.lockWait();
+				CompletableFuture<?> section = this.spec.shape().isThreadOwned()
+						? runOnce(round, lockPaths, wait, reentrant) : handOff(round, lockPaths, wait);
 				if (section != null) {
 					myRounds++;
 					last = section;
@@ -180,13 +194,13 @@ final class Workload {
 	 * @return a completed future once the round is done, {@code null} if the lock was not
 	 * acquired
 	 */
-	private CompletableFuture<?> runOnce(GuardedRound round, boolean reentrant) {
-		List<LockHandle> handles = acquireAll(round);
+	private CompletableFuture<?> runOnce(GuardedRound round, List<String> lockPaths, Duration wait,
+			boolean reentrant) {
+		List<LockHandle> handles = acquireAll(round, lockPaths, wait);
 		if (handles == null) {
 			return null;
 		}
-		Optional<LockHandle> inner = reentrant ? round.acquire(this.spec.lockPaths().get(0), Duration.ZERO, true)
-				: Optional.empty();
+		Optional<LockHandle> inner = reentrant ? round.acquire(lockPaths.get(0), Duration.ZERO, true) : Optional.empty();
 		try {
 			readWorkWrite(round, handles);
 		}
@@ -206,10 +220,10 @@ final class Workload {
 	 * @return the handles, in the order taken; {@code null} if one was not acquired (those taken
 	 * before it are released)
 	 */
-	private List<LockHandle> acquireAll(GuardedRound round) {
+	private static List<LockHandle> acquireAll(GuardedRound round, List<String> lockPaths, Duration wait) {
 		List<LockHandle> handles = new ArrayList<>();
-		for (String lockPath : this.spec.lockPaths()) {
-			Optional<LockHandle> acquired = round.acquire(lockPath, this.spec.lockWait(), false);
+		for (String lockPath : lockPaths) {
+			Optional<LockHandle> acquired = round.acquire(lockPath, wait, false);
 			if (acquired.isEmpty()) {
 				round.releaseAll(handles);
 				return null;
@@ -238,8 +252,8 @@ final class Workload {
 	 * waiting for it.
 	 * @return the section, done once released; {@code null} if the lock was not acquired
 	 */
-	private CompletableFuture<?> handOff(GuardedRound round) {
-		List<LockHandle> handles = acquireAll(round);
+	private CompletableFuture<?> handOff(GuardedRound round, List<String> lockPaths, Duration wait) {
+		List<LockHandle> handles = acquireAll(round, lockPaths, wait);
 		if (handles == null) {
 			return null;
 		}

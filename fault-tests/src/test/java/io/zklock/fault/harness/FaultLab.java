@@ -220,18 +220,21 @@ public final class FaultLab implements AutoCloseable {
 	/** Starts guarded rounds of the given shape on one contender. */
 	public void run(ContenderProcess contender, String lockPath, int threads, int rounds, int sectionMinMs,
 			int sectionMaxMs, int reentrantEvery, CallShape shape) {
-		run(contender, List.of(lockPath), threads, rounds, sectionMinMs, sectionMaxMs, reentrantEvery, shape);
+		run(contender, List.of(lockPath), threads, rounds, sectionMinMs, sectionMaxMs, reentrantEvery, 0, shape);
 	}
 
 	/**
-	 * Starts guarded rounds of the given shape on one contender, each holding the locks of all
-	 * {@code lockPaths}, taken in that order.
+	 * Starts guarded rounds of the given shape on one contender over several lock paths: worker
+	 * {@code w<i>} takes the lock paths from the ({@code i} mod their number)-th on, in order, and
+	 * holds them all (with two, {@code w0} holds both and {@code w1} the second alone).
+	 * @param giveUpEvery every n-th attempt of a worker waits only a few milliseconds for each lock
+	 * (mostly giving up); 0 for never
 	 */
 	public void run(ContenderProcess contender, List<String> lockPaths, int threads, int rounds, int sectionMinMs,
-			int sectionMaxMs, int reentrantEvery, CallShape shape) {
-		contender.call("run " + String.join(",", lockPaths) + " " + threads + " " + rounds + " " + sectionMinMs + " " + sectionMaxMs + " "
-				+ reentrantEvery + " " + lockWait().toMillis() + " shape=" + shape.word(), "running",
-				Duration.ofSeconds(30));
+			int sectionMaxMs, int reentrantEvery, int giveUpEvery, CallShape shape) {
+		contender.call("run " + String.join(",", lockPaths) + " " + threads + " " + rounds + " " + sectionMinMs + " "
+				+ sectionMaxMs + " " + reentrantEvery + " " + lockWait().toMillis() + " shape=" + shape.word()
+				+ ((giveUpEvery > 0) ? " give-up-every=" + giveUpEvery : ""), "running", Duration.ofSeconds(30));
 	}
 
 	/** Waits until every live contender finished its rounds; returns the total. */
