@@ -171,10 +171,8 @@ public final class HistoryChecker {
 	 * began.
 	 */
 	private static void checkRealTimeOrder(List<Acquire> grants, List<String> violations) {
-		List<Acquire> byReturn = new ArrayList<>(grants);
-		byReturn.sort(Comparator.comparingLong(Acquire::returned));
-		List<Acquire> byStart = new ArrayList<>(grants.stream().filter((a) -> a.invoked() != UNKNOWN).toList());
-		byStart.sort(Comparator.comparingLong(Acquire::invoked));
+		List<Acquire> byReturn = byReturn(grants);
+		List<Acquire> byStart = byStart(grants);
 		int next = 0;
 		Acquire largest = null;
 		for (Acquire grant : byStart) {
@@ -216,10 +214,8 @@ public final class HistoryChecker {
 	 * another lock path.
 	 */
 	private static void checkRealTimeOrderAcrossPaths(List<Acquire> grants, List<String> violations) {
-		List<Acquire> byReturn = new ArrayList<>(grants);
-		byReturn.sort(Comparator.comparingLong(Acquire::returned));
-		List<Acquire> byStart = new ArrayList<>(grants.stream().filter((a) -> a.invoked() != UNKNOWN).toList());
-		byStart.sort(Comparator.comparingLong(Acquire::invoked));
+		List<Acquire> byReturn = byReturn(grants);
+		List<Acquire> byStart = byStart(grants);
 		int next = 0;
 		Acquire largest = null;
 		Acquire largestElsewhere = null;
@@ -245,6 +241,20 @@ public final class HistoryChecker {
 						+ other.lockPath() + "' before that acquire began");
 			}
 		}
+	}
+
+	/** The grants in the order they returned. */
+	private static List<Acquire> byReturn(List<Acquire> grants) {
+		List<Acquire> sorted = new ArrayList<>(grants);
+		sorted.sort(Comparator.comparingLong(Acquire::returned));
+		return sorted;
+	}
+
+	/** The grants whose acquire start is known, in the order their acquires began. */
+	private static List<Acquire> byStart(List<Acquire> grants) {
+		List<Acquire> sorted = new ArrayList<>(grants.stream().filter((a) -> a.invoked() != UNKNOWN).toList());
+		sorted.sort(Comparator.comparingLong(Acquire::invoked));
+		return sorted;
 	}
 
 	private static void checkReentrantTokens(List<LockEvent> events, List<String> violations) {
