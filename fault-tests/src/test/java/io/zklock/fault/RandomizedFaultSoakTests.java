@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import io.zklock.fault.check.FaultHistory;
 import io.zklock.fault.check.Liveness;
 import io.zklock.fault.check.SafetyVerdict;
+import io.zklock.fault.check.ViolationCounts;
 import io.zklock.fault.contender.CallShape;
 import io.zklock.fault.ensemble.ServerDistribution;
 import io.zklock.fault.ensemble.ServerProcessEnsemble;
@@ -32,15 +33,21 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Test 7, randomized: five contender processes, each behind its own black-hole proxy, run
- * guarded rounds on one hot lock of three ZooKeeper server processes while a seeded
+ * guarded rounds on two hot locks of three ZooKeeper server processes while a seeded
  * {@link RandomNemesis} mixes every fault: contender kill, pause and partition, member crash,
- * leader crash, member pause. Afterwards the same checker judges the history: tokens unique and
- * ordered, no stale write accepted, no lost update, every contender acquires within two session
- * timeouts of the last heal, nothing left behind. Overlaps are reported, not judged (holders
- * are paused on purpose). The contender slots mix the call shapes: {@code c2} (and its
- * replacements) runs {@code async} rounds, {@code c4} {@code async-relay} rounds (call-owned,
- * section and release on pool threads), the others {@code thread} rounds (thread-owned,
- * re-entered).
+ * leader crash, member pause. Each contender's worker {@code w0} takes lock {@code soak/a}, then
+ * lock {@code soak/b}, and holds both while it reads and writes the register's counter of each;
+ * {@code w1} takes {@code soak/b} alone. So a contender that dies, or whose session ends, has lock
+ * nodes on both lock paths, deleted at one zxid, and waiters on both may be unblocked by that one
+ * deletion. Every {@value #GIVE_UP_EVERY}th attempt of a worker waits only a few milliseconds for
+ * each lock and mostly gives up (in ZooKeeper's queue, or in a local handoff chain). Afterwards the
+ * same checker judges the whole history: tokens unique and in real-time order, per lock path and
+ * across the two (issue 26), no stale write accepted and no lost update on either counter, every
+ * contender acquires both locks within two session timeouts of the last heal, nothing left
+ * behind. Overlaps are reported, not judged (holders are paused on purpose). The contender slots
+ * mix the call shapes: {@code c2} (and its replacements) runs {@code async} rounds, {@code c4}
+ * {@code async-relay} rounds (call-owned, section and release on pool threads), the others
+ * {@code thread} rounds (thread-owned, re-entered).
  *
  * <p>
  * Runs only with {@code -Psoak}. {@code -Dzklock.soak.duration} sets how long faults are
@@ -55,9 +62,16 @@ class RandomizedFaultSoakTests {
 
 	private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(3);
 
-	private static final String LOCK_PATH = "soak/counter";
+	/** The locks, in the order rounds take them; also the register's keys. */
+	private static final List<String> LOCK_PATHS = List.of("soak/a", "soak/b");
+
+	/** The lock {@code w0} takes first: the nemesis's holder, the failover and gap figures. */
+	private static final String LOCK_PATH = LOCK_PATHS.get(0);
 
 	private static final int CONTENDERS = 5;
+
+	/** Every so many attempts of a worker wait only a few milliseconds for each lock, and mostly give up. */
+	private static final int GIVE_UP_EVERY = 6;
 
 	/** Whether the contenders hand held lock nodes to their own waiters; on in the subclass. */
 	protected boolean localHandoff() {
@@ -95,14 +109,15 @@ class RandomizedFaultSoakTests {
 			List<String> live = lab.liveIds();
 			await().atMost(bound.plusSeconds(5))
 				.pollInterval(Duration.ofMillis(100))
-				.until(() -> Liveness.check(lab.history().snapshot(), live, LOCK_PATH, heal.nanos(), bound).isEmpty()
+				.until(() -> liveness(lab.history().snapshot(), live, heal, bound).isEmpty()
 						|| System.nanoTime() - heal.nanos() > bound.toNanos());
-			List<String> liveness = Liveness.check(lab.history().snapshot(), live, LOCK_PATH, heal.nanos(), bound);
+			List<String> liveness = liveness(lab.history().snapshot(), live, heal, bound);
 			lab.stopAll();
 
 			List<Event> history = lab.history().snapshot();
-			CheckResult result = FaultHistory.check(history, LOCK_PATH);
-			KeyStats stats = lab.register().stats(LOCK_PATH);
+			CheckResult result = FaultHistory.check(history);
+			List<KeyStats> stats = LOCK_PATHS.stream().map(lab.register()::stats).toList();
+			ViolationCounts violations = ViolationCounts.of(result);
 			for (RandomNemesis.Fault fault : nemesis.faults()) {
 				Event next = Liveness.firstFreshGrantAfter(history, LOCK_PATH, fault.at().nanos(), fault.contender());
 				if (next != null) {
@@ -110,11 +125,15 @@ class RandomizedFaultSoakTests {
 				}
 			}
 			figures.rounds(result.grants())
-				.staleWrites(stats.rejectedStale(), stats.acceptedStale())
+				.staleWrites(stats.stream().mapToLong(KeyStats::rejectedStale).sum(),
+						stats.stream().mapToLong(KeyStats::acceptedStale).sum())
 				.overlaps(result.overlaps().size() + " pairs (paused holders); " + result.overlapsUntilDoubt().size() + " until in doubt")
 				.extra("seed", seed)
+				.extra("lock paths (w0 holds both, taken in order; w1 the second)", String.join(", ", LOCK_PATHS))
+				.extra("tokens granted on two lock paths", violations.sharedAcrossPathsText())
+				.extra("token-order violations per lock path / across lock paths", violations.orderText())
 				.extra("call shapes", "c2 async, c4 async-relay, others thread")
-				.extra("releases on a pool thread / acquires queued behind the worker's own call",
+				.extra("releases on a pool thread / acquires queued behind the worker's own call (" + LOCK_PATH + ")",
 						NoFaultScenario.releasesOnPoolThreads(history, LOCK_PATH) + " / "
 								+ NoFaultScenario.acquiresWhileOwnCallHolds(history, LOCK_PATH))
 				.extra("lock losses reported (in doubt or lost) / found on release",
@@ -124,6 +143,9 @@ class RandomizedFaultSoakTests {
 				.extra("slowest recovery after the last fault ms",
 						Liveness.slowestRecoveryMillis(history, live, LOCK_PATH, heal.nanos()));
 
+			REPORT.info("[soak] " + result.grants() + " grants on " + LOCK_PATHS + ": " + violations.sharedAcrossPathsText()
+					+ " token(s) granted on two lock paths, " + violations.orderText()
+					+ " token-order violation(s) per lock path / across lock paths");
 			List<String> problems = new ArrayList<>(SafetyVerdict.problems(result, stats, false));
 			problems.addAll(liveness);
 			assertThat(problems).as("safety and liveness (seed %d, history %s)", seed, lab.historyFile()).isEmpty();
@@ -134,10 +156,19 @@ class RandomizedFaultSoakTests {
 		}
 	}
 
-	/** Starts the rounds of a contender in its slot's call shape. */
+	/** Starts the rounds of a contender, on both lock paths, in its slot's call shape. */
 	private static void run(FaultLab lab, ContenderProcess contender) {
 		CallShape shape = shapeOf(contender);
-		lab.run(contender, LOCK_PATH, 2, -1, 5, 50, shape.isThreadOwned() ? 7 : 0, shape);
+		lab.run(contender, LOCK_PATHS, 2, -1, 5, 50, shape.isThreadOwned() ? 7 : 0, GIVE_UP_EVERY, shape);
+	}
+
+	/** Every live contender granted each lock within {@code bound} of the last heal. */
+	private static List<String> liveness(List<Event> history, List<String> live, Event heal, Duration bound) {
+		List<String> violations = new ArrayList<>();
+		for (String lockPath : LOCK_PATHS) {
+			violations.addAll(Liveness.check(history, live, lockPath, heal.nanos(), bound));
+		}
+		return violations;
 	}
 
 	/** {@code c2} and its replacements run async rounds, {@code c4} async-relay, the others thread. */

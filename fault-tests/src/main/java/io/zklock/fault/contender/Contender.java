@@ -2,6 +2,7 @@ package io.zklock.fault.contender;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 import io.zklock.lock.HoldOwner;
@@ -11,11 +12,16 @@ import io.zklock.lock.LockHandle;
  * The commands a contender process understands, one per line on its standard input. Replies
  * start with {@code R}; see {@link ContenderMain} for the list. The commands that take a guarded
  * section ({@code run}, {@code hold}, {@code round}) accept a last word {@code shape=<shape>}
- * choosing its {@link CallShape} ({@code thread} if absent).
+ * choosing its {@link CallShape} ({@code thread} if absent); {@code round} also
+ * {@code name=<worker>}, {@code run} also {@code give-up-every=<n>}.
  */
 final class Contender {
 
 	private static final String SHAPE_OPTION = "shape=";
+
+	private static final String NAME_OPTION = "name=";
+
+	private static final String GIVE_UP_OPTION = "give-up-every=";
 
 	private final EventSink events;
 
@@ -41,16 +47,23 @@ final class Contender {
 	boolean handle(String line) throws Exception {
 		String[] all = line.trim().split("\\s+");
 		CallShape shape = shapeOf(all);
-		String[] words = Arrays.stream(all).filter((word) -> !word.startsWith(SHAPE_OPTION)).toArray(String[]::new);
+		String name = option(all, NAME_OPTION);
+		String giveUpEvery = option(all, GIVE_UP_OPTION);
+		String[] words = Arrays.stream(all)
+			.filter((word) -> !word.startsWith(SHAPE_OPTION) && !word.startsWith(NAME_OPTION)
+					&& !word.startsWith(GIVE_UP_OPTION))
+			.toArray(String[]::new);
 		switch (words[0]) {
 			case "connect" -> connect(words[1], Duration.ofMillis(Long.parseLong(words[2])));
-			case "run" -> run(new Workload.Spec(words[1], Integer.parseInt(words[2]), Integer.parseInt(words[3]),
+			case "run" -> run(new Workload.Spec(List.of(words[1].split(",")), Integer.parseInt(words[2]), Integer.parseInt(words[3]),
 					Integer.parseInt(words[4]), Integer.parseInt(words[5]), Integer.parseInt(words[6]),
-					Duration.ofMillis(Long.parseLong(words[7])), shape));
+					Duration.ofMillis(Long.parseLong(words[7])), shape,
+					(giveUpEvery != null) ? Integer.parseInt(giveUpEvery) : 0));
 			case "stop" -> stop();
 			case "hold" -> hold(words[1], Duration.ofMillis(Long.parseLong(words[2])), shape);
 			case "write", "state", "release" -> step(words[0]);
-			case "round" -> round(words[1], Duration.ofMillis(Long.parseLong(words[2])), shape);
+			case "round" -> round(words[1], Duration.ofMillis(Long.parseLong(words[2])), shape,
+					(name != null) ? name : "round");
 			case "status" -> this.events.reply("status", (this.client != null)
 					? this.client.sessionId() + " " + this.client.serverPort() + " " + this.client.isConnected()
 					: "none 0 false");
@@ -105,26 +118,29 @@ final class Contender {
 	}
 
 	/**
-	 * One guarded round on a thread named {@code round}: in the {@code thread} shape that thread
+	 * One guarded round on a thread of its own, named {@code name} (the worker's name in the
+	 * history; {@code round} unless the command names it): in the {@code thread} shape that thread
 	 * runs it all; in the asynchronous shapes it acquires call-owned and the section runs and
-	 * releases on the pools.
+	 * releases on the pools. The reply's word is {@code round}, or {@code round-<name>} for a named
+	 * round, so that several rounds can run at once and be told apart.
 	 */
-	private void round(String lockPath, Duration wait, CallShape shape) {
+	private void round(String lockPath, Duration wait, CallShape shape, String name) {
 		requireClient();
 		SectionPools pools = pools();
+		String reply = name.equals("round") ? "round" : "round-" + name;
 		Thread thread = new Thread(() -> {
 			try (RegisterClient register = new RegisterClient(this.registerPort)) {
-				GuardedRound round = new GuardedRound(this.client.lock(), register, this.events, "round",
+				GuardedRound round = new GuardedRound(this.client.lock(), register, this.events, name,
 						shape.isThreadOwned() ? HoldOwner.THREAD : HoldOwner.CALL);
 				Optional<LockHandle> acquired = round.acquirePersistently(lockPath, wait);
 				if (acquired.isEmpty()) {
-					this.events.reply("round", "0 none");
+					this.events.reply(reply, "0 none");
 					return;
 				}
 				LockHandle handle = acquired.get();
 				if (!shape.isThreadOwned()) {
 					pools.runSection(shape, round, handle, (here) -> readAndWrite(here, handle))
-						.whenComplete((accepted, error) -> this.events.reply("round",
+						.whenComplete((accepted, error) -> this.events.reply(reply,
 								handle.fencingToken() + " " + (Boolean.TRUE.equals(accepted) ? "accepted" : "rejected")));
 					return;
 				}
@@ -135,9 +151,9 @@ final class Contender {
 				finally {
 					round.release(handle);
 				}
-				this.events.reply("round", handle.fencingToken() + " " + (accepted ? "accepted" : "rejected"));
+				this.events.reply(reply, handle.fencingToken() + " " + (accepted ? "accepted" : "rejected"));
 			}
-		}, "round");
+		}, name);
 		thread.setDaemon(true);
 		thread.start();
 	}
@@ -156,11 +172,17 @@ final class Contender {
 	}
 
 	private static CallShape shapeOf(String[] words) {
+		String shape = option(words, SHAPE_OPTION);
+		return (shape != null) ? CallShape.of(shape) : CallShape.THREAD;
+	}
+
+	/** The value of the last word starting with {@code prefix}, or {@code null}. */
+	private static String option(String[] words, String prefix) {
 		return Arrays.stream(words)
-			.filter((word) -> word.startsWith(SHAPE_OPTION))
-			.map((word) -> CallShape.of(word.substring(SHAPE_OPTION.length())))
+			.filter((word) -> word.startsWith(prefix))
+			.map((word) -> word.substring(prefix.length()))
 			.reduce((first, second) -> second)
-			.orElse(CallShape.THREAD);
+			.orElse(null);
 	}
 
 	private void requireClient() {

@@ -1,6 +1,7 @@
 package io.zklock.fault.contender;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 import io.zklock.lock.HoldOwner;
@@ -141,6 +142,13 @@ final class GuardedRound {
 	/** Releases the handle of a first acquire. */
 	ReleaseResult release(LockHandle handle) {
 		return release(handle, false);
+	}
+
+	/** Releases the handles of first acquires, the last taken first. */
+	void releaseAll(List<LockHandle> handles) {
+		for (int i = handles.size() - 1; i >= 0; i--) {
+			release(handles.get(i));
+		}
 	}
 
 	/**

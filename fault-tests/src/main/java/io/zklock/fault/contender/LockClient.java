@@ -67,10 +67,7 @@ final class LockClient implements AutoCloseable {
 			throw new IllegalStateException("No ZooKeeper session with " + connectString + " within " + 2 * sessionMs
 					+ " ms");
 		}
-		// the fault suite's "with local handoff" classes set this (issue 23); short bounds, so chains end often
-		LocalHandoff localHandoff = Boolean.getBoolean("zklock.fault.local-handoff")
-				? new LocalHandoff(true, 8, Duration.ofMillis(100)) : LocalHandoff.off();
-		this.coordinator = new LockCoordinator(this.client, "/locks", new byte[0], localHandoff);
+		this.coordinator = new LockCoordinator(this.client, "/locks", new byte[0], localHandoff());
 		this.coordinator.addListener(new LockListener() {
 			@Override
 			public void onLost(LockTarget lock, long fencingToken, Duration heldFor) {
@@ -78,6 +75,20 @@ final class LockClient implements AutoCloseable {
 			}
 		});
 		this.lock = new ExclusiveLockByCurator(this.coordinator);
+	}
+
+	/**
+	 * Local handoff as the test JVM set it (issue 23): {@code -Dzklock.fault.local-handoff=true}, with
+	 * {@code -Dzklock.fault.local-handoff.max-handoffs} (8 if absent) and
+	 * {@code -Dzklock.fault.local-handoff.max-time} in milliseconds (100 if absent): the suite's short
+	 * bounds, so chains end often, unless a test asks for long chains.
+	 */
+	private static LocalHandoff localHandoff() {
+		if (!Boolean.getBoolean("zklock.fault.local-handoff")) {
+			return LocalHandoff.off();
+		}
+		return new LocalHandoff(true, Integer.getInteger("zklock.fault.local-handoff.max-handoffs", 8),
+				Duration.ofMillis(Long.getLong("zklock.fault.local-handoff.max-time", 100)));
 	}
 
 	ILockByCurator lock() {

@@ -55,6 +55,16 @@ final class SectionPools implements AutoCloseable {
 	 */
 	<T> CompletableFuture<T> runSection(CallShape shape, GuardedRound round, LockHandle handle,
 			Function<GuardedRound, T> body) {
+		return runSection(shape, round, List.of(handle), body);
+	}
+
+	/**
+	 * Runs a guarded section under several call-owned holds, as {@link #runSection(CallShape,
+	 * GuardedRound, LockHandle, Function)} does under one; they are released in the reverse order
+	 * of {@code handles}.
+	 */
+	<T> CompletableFuture<T> runSection(CallShape shape, GuardedRound round, List<LockHandle> handles,
+			Function<GuardedRound, T> body) {
 		return switch (shape) {
 			case ASYNC -> CompletableFuture.supplyAsync(() -> {
 				GuardedRound here = round.on(this.register.get());
@@ -62,11 +72,11 @@ final class SectionPools implements AutoCloseable {
 					return body.apply(here);
 				}
 				finally {
-					here.release(handle);
+					here.releaseAll(handles);
 				}
 			}, this.sections);
 			case ASYNC_RELAY -> CompletableFuture.supplyAsync(() -> body.apply(round.on(this.register.get())), this.sections)
-				.whenCompleteAsync((value, error) -> round.release(handle), this.releases);
+				.whenCompleteAsync((value, error) -> round.releaseAll(handles), this.releases);
 			case THREAD -> throw new IllegalArgumentException("The call shape 'thread' runs its section on the "
 					+ "acquiring thread; use 'async' or 'async-relay'");
 		};

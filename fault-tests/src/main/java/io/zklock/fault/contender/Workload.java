@@ -18,11 +18,21 @@ import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 
 /**
- * Worker threads that repeat guarded read–work–write rounds on one lock path: the load of
- * the {@code run} command, in one of the {@link CallShape}s.
+ * Worker threads that repeat guarded read–work–write rounds on one lock path or several: the
+ * load of the {@code run} command, in one of the {@link CallShape}s. With several lock paths,
+ * worker {@code w<i>} takes the lock paths from the ({@code i} mod their number)-th on: with
+ * {@code soak/a,soak/b}, {@code w0} takes {@code soak/a} then {@code soak/b}, {@code w1} takes
+ * {@code soak/b} alone, so each lock path has waiters of its own. A round takes its locks in the
+ * order given (so no two rounds wait for each other in a cycle) and holds them all while it reads,
+ * works and writes the register's counter of each (its key is the lock path, its token that
+ * lock's); it releases them in the reverse order. A contender that dies or whose session ends then
+ * has lock nodes on several lock paths, all deleted at one zxid, which may unblock waiters on each.
+ * With {@code giveUpEvery} above 0, every so many attempts of a worker wait at most
+ * {@value #IMPATIENT_WAIT_MS} ms for each lock: they mostly give up, in ZooKeeper's queue or in a
+ * local handoff chain.
  * <ul>
  * <li>{@code thread}: each round is a thread-owned hold taken, used and released by the worker;
- * every {@code reentrantEvery}-th round of a worker also re-enters the lock it holds (same
+ * every {@code reentrantEvery}-th round of a worker also re-enters the lock it took first (same
  * node, same fencing token).</li>
  * <li>{@code async}, {@code async-relay}: the worker takes a call-owned hold and hands the
  * section to the {@link SectionPools}, where it runs and releases; the worker goes straight on
@@ -35,10 +45,11 @@ import io.zklock.lock.LockHandle;
 final class Workload {
 
 	/** What one {@code run} command asked for. */
-	record Spec(String lockPath, int threads, int rounds, int sectionMinMs, int sectionMaxMs, int reentrantEvery,
-			Duration lockWait, CallShape shape) {
+	record Spec(List<String> lockPaths, int threads, int rounds, int sectionMinMs, int sectionMaxMs,
+			int reentrantEvery, Duration lockWait, CallShape shape, int giveUpEvery) {
 
 		Spec {
+			lockPaths = List.copyOf(lockPaths);
 			if (!shape.isThreadOwned() && reentrantEvery != 0) {
 				throw new IllegalArgumentException("Call shape '" + shape + "' takes call-owned holds, which are "
 						+ "never reentrant: use reentrant-every 0 (got " + reentrantEvery + ")");
@@ -46,6 +57,9 @@ final class Workload {
 		}
 
 	}
+
+	/** How long an impatient attempt waits for each lock. */
+	static final int IMPATIENT_WAIT_MS = 5;
 
 	private final Spec spec;
 
@@ -91,9 +105,11 @@ final class Workload {
 		this.running = running;
 		for (int i = 0; i < this.spec.threads(); i++) {
 			String name = "w" + i;
+			List<String> paths = this.spec.lockPaths();
+			List<String> mine = paths.subList(i % paths.size(), paths.size());
 			Thread thread = new Thread(() -> {
 				try {
-					loop(name);
+					loop(name, mine);
 				}
 				finally {
 					if (running.decrementAndGet() == 0 && !this.stopping) {
@@ -138,19 +154,23 @@ final class Workload {
 		return this.completed.get();
 	}
 
-	private void loop(String thread) {
+	private void loop(String thread, List<String> lockPaths) {
 		HoldOwner owner = this.spec.shape().isThreadOwned() ? HoldOwner.THREAD : HoldOwner.CALL;
 		CompletableFuture<?> last = CompletableFuture.completedFuture(null);
 		try (RegisterClient register = new RegisterClient(this.registerPort)) {
 			GuardedRound round = new GuardedRound(this.lock, register, this.events, thread, owner);
 			int myRounds = 0;
+			int attempts = 0;
 			while (!this.stopping && !Thread.currentThread().isInterrupted()) {
 				if (this.spec.rounds() >= 0 && this.claimed.incrementAndGet() > this.spec.rounds()) {
 					return;
 				}
 				boolean reentrant = this.spec.reentrantEvery() > 0 && (myRounds + 1) % this.spec.reentrantEvery() == 0;
-				CompletableFuture<?> section = this.spec.shape().isThreadOwned() ? runOnce(round, reentrant)
-						: handOff(round);
+				attempts++;
+				Duration wait = (this.spec.giveUpEvery() > 0 && attempts % this.spec.giveUpEvery() == 0)
+						? Duration.ofMillis(IMPATIENT_WAIT_MS) : this.spec.lockWait();
+				CompletableFuture<?> section = this.spec.shape().isThreadOwned()
+						? runOnce(round, lockPaths, wait, reentrant) : handOff(round, lockPaths, wait);
 				if (section != null) {
 					myRounds++;
 					last = section;
@@ -174,30 +194,57 @@ final class Workload {
 	 * @return a completed future once the round is done, {@code null} if the lock was not
 	 * acquired
 	 */
-	private CompletableFuture<?> runOnce(GuardedRound round, boolean reentrant) {
-		Optional<LockHandle> acquired = round.acquire(this.spec.lockPath(), this.spec.lockWait(), false);
-		if (acquired.isEmpty()) {
+	private CompletableFuture<?> runOnce(GuardedRound round, List<String> lockPaths, Duration wait,
+			boolean reentrant) {
+		List<LockHandle> handles = acquireAll(round, lockPaths, wait);
+		if (handles == null) {
 			return null;
 		}
-		LockHandle handle = acquired.get();
-		Optional<LockHandle> inner = reentrant ? round.acquire(this.spec.lockPath(), Duration.ZERO, true)
-				: Optional.empty();
+		Optional<LockHandle> inner = reentrant ? round.acquire(lockPaths.get(0), Duration.ZERO, true) : Optional.empty();
 		try {
-			long value = round.read(handle);
-			work();
-			if (value >= 0) {
-				round.write(handle, value + 1);
-			}
+			readWorkWrite(round, handles);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
 		finally {
 			inner.ifPresent((reentered) -> round.release(reentered, true));
-			round.release(handle);
+			round.releaseAll(handles);
 		}
 		this.completed.incrementAndGet();
 		return CompletableFuture.completedFuture(null);
+	}
+
+	/**
+	 * Takes the round's locks in order, on the worker's thread.
+	 * @return the handles, in the order taken; {@code null} if one was not acquired (those taken
+	 * before it are released)
+	 */
+	private static List<LockHandle> acquireAll(GuardedRound round, List<String> lockPaths, Duration wait) {
+		List<LockHandle> handles = new ArrayList<>();
+		for (String lockPath : lockPaths) {
+			Optional<LockHandle> acquired = round.acquire(lockPath, wait, false);
+			if (acquired.isEmpty()) {
+				round.releaseAll(handles);
+				return null;
+			}
+			handles.add(acquired.get());
+		}
+		return handles;
+	}
+
+	/** Reads every lock's counter, works, and writes each counter plus one with its lock's token. */
+	private void readWorkWrite(GuardedRound round, List<LockHandle> handles) throws InterruptedException {
+		long[] values = new long[handles.size()];
+		for (int i = 0; i < handles.size(); i++) {
+			values[i] = round.read(handles.get(i));
+		}
+		work();
+		for (int i = 0; i < handles.size(); i++) {
+			if (values[i] >= 0) {
+				round.write(handles.get(i), values[i] + 1);
+			}
+		}
 	}
 
 	/**
@@ -205,22 +252,17 @@ final class Workload {
 	 * waiting for it.
 	 * @return the section, done once released; {@code null} if the lock was not acquired
 	 */
-	private CompletableFuture<?> handOff(GuardedRound round) {
-		Optional<LockHandle> acquired = round.acquire(this.spec.lockPath(), this.spec.lockWait(), false);
-		if (acquired.isEmpty()) {
+	private CompletableFuture<?> handOff(GuardedRound round, List<String> lockPaths, Duration wait) {
+		List<LockHandle> handles = acquireAll(round, lockPaths, wait);
+		if (handles == null) {
 			return null;
 		}
-		LockHandle handle = acquired.get();
-		CompletableFuture<?> section = this.pools.runSection(this.spec.shape(), round, handle, (here) -> {
-			long value = here.read(handle);
+		CompletableFuture<?> section = this.pools.runSection(this.spec.shape(), round, handles, (here) -> {
 			try {
-				work();
+				readWorkWrite(here, handles);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
-			}
-			if (value >= 0) {
-				here.write(handle, value + 1);
 			}
 			return null;
 		}).whenComplete((value, error) -> {

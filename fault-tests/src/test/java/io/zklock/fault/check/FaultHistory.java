@@ -23,6 +23,16 @@ public final class FaultHistory {
 	}
 
 	/**
+	 * Checks every lock path of a fault run with the published checker, each on its own and the
+	 * fencing tokens across lock paths (unique, and in real-time order).
+	 * @param history the run's events, sorted by stamp
+	 * @return the checker's findings, over every lock path
+	 */
+	public static CheckResult check(List<Event> history) {
+		return HistoryChecker.check(toLockEvents(history));
+	}
+
+	/**
 	 * Checks one lock path of a fault run with the published checker.
 	 * @param history the run's events, sorted by stamp
 	 * @param lockPath the lock path (the register key)

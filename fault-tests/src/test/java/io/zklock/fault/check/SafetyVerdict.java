@@ -27,13 +27,27 @@ public final class SafetyVerdict {
 	 * @return the problems in words, empty if safe
 	 */
 	public static List<String> problems(CheckResult result, KeyStats stats, boolean overlapsForbidden) {
+		return problems(result, List.of(stats), overlapsForbidden);
+	}
+
+	/**
+	 * Lists every broken safety property of a run on several lock paths.
+	 * @param result the checker's findings over every lock path
+	 * @param keys the register's figures for each lock path
+	 * @param overlapsForbidden whether the run had no paused or partitioned holder
+	 * @return the problems in words, empty if safe
+	 */
+	public static List<String> problems(CheckResult result, List<KeyStats> keys, boolean overlapsForbidden) {
 		List<String> problems = new ArrayList<>(result.violations());
-		if (stats.acceptedStale() > 0) {
-			problems.add(stats.acceptedStale() + " stale write(s) accepted by the register for '" + stats.key() + "'");
-		}
-		if (stats.lostUpdate()) {
-			problems.add("Lost update on '" + stats.key() + "': the counter is " + stats.value() + " after "
-					+ stats.acceptedWrites() + " accepted increments");
+		for (KeyStats stats : keys) {
+			if (stats.acceptedStale() > 0) {
+				problems.add(stats.acceptedStale() + " stale write(s) accepted by the register for '" + stats.key()
+						+ "'");
+			}
+			if (stats.lostUpdate()) {
+				problems.add("Lost update on '" + stats.key() + "': the counter is " + stats.value() + " after "
+						+ stats.acceptedWrites() + " accepted increments");
+			}
 		}
 		if (overlapsForbidden && !result.overlaps().isEmpty()) {
 			problems.add(result.overlaps().size() + " pair(s) of grants held at the same time without any pause");

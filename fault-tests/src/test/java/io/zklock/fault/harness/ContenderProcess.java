@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.zklock.fault.history.Event;
 import io.zklock.fault.history.History;
+import io.zklock.lock.LocalHandoff;
 
 /**
  * A contender child JVM ({@code io.zklock.fault.contender.ContenderMain}) seen from the test:
@@ -61,12 +62,15 @@ public final class ContenderProcess implements AutoCloseable {
 	 * @param registerPort the fenced register's port
 	 * @param history where its events go
 	 * @param logDir where its standard error is written ({@code <id>.log})
-	 * @param localHandoff whether its coordinator hands held lock nodes to its own waiters
+	 * @param localHandoff whether, and how far, its coordinator hands held lock nodes to its own
+	 * waiters
 	 */
 	public static ContenderProcess start(String id, int registerPort, History history, Path logDir,
-			boolean localHandoff) {
+			LocalHandoff localHandoff) {
 		List<String> flags = new ArrayList<>(ChildJvm.smallJvmFlags("64m"));
-		flags.add("-Dzklock.fault.local-handoff=" + localHandoff);
+		flags.add("-Dzklock.fault.local-handoff=" + localHandoff.enabled());
+		flags.add("-Dzklock.fault.local-handoff.max-handoffs=" + localHandoff.maxHandoffs());
+		flags.add("-Dzklock.fault.local-handoff.max-time=" + localHandoff.maxTime().toMillis());
 		return start(id, MAIN_CLASS, List.of(id, Integer.toString(registerPort)), history, logDir, flags);
 	}
 

@@ -15,6 +15,7 @@ import io.zklock.fault.ensemble.EnsembleProbe;
 import io.zklock.fault.history.History;
 import io.zklock.fault.net.BlackHoleProxy;
 import io.zklock.fault.register.FencedRegister;
+import io.zklock.lock.LocalHandoff;
 
 import static org.awaitility.Awaitility.await;
 
@@ -25,6 +26,9 @@ import static org.awaitility.Awaitility.await;
  * {@code <fault output>/<name>/history.txt}.
  */
 public final class FaultLab implements AutoCloseable {
+
+	/** The suite's local handoff: short bounds, so that chains end often. */
+	public static final LocalHandoff SHORT_CHAINS = new LocalHandoff(true, 8, Duration.ofMillis(100));
 
 	private final String name;
 
@@ -42,7 +46,7 @@ public final class FaultLab implements AutoCloseable {
 
 	private final Map<String, Integer> restarts = new LinkedHashMap<>();
 
-	private final boolean localHandoff;
+	private final LocalHandoff localHandoff;
 
 	/**
 	 * @param name the test's name, used for its output directory
@@ -58,10 +62,22 @@ public final class FaultLab implements AutoCloseable {
 	 * @param ensemble the ensemble, closed with the lab
 	 * @param sessionTimeout the contenders' session timeout
 	 * @param localHandoff whether the contenders' coordinators hand held lock nodes to their own
-	 * waiters (issue 23, {@code -Dzklock.fault.local-handoff=true} in each contender JVM)
+	 * waiters (issue 23, {@code -Dzklock.fault.local-handoff=true} in each contender JVM), with the
+	 * suite's short bounds ({@link #SHORT_CHAINS})
 	 */
 	public FaultLab(String name, Ensemble ensemble, Duration sessionTimeout, boolean localHandoff) {
-		this.name = localHandoff ? name + "-local-handoff" : name;
+		this(name, ensemble, sessionTimeout, localHandoff ? SHORT_CHAINS : LocalHandoff.off());
+	}
+
+	/**
+	 * @param name the test's name, used for its output directory
+	 * @param ensemble the ensemble, closed with the lab
+	 * @param sessionTimeout the contenders' session timeout
+	 * @param localHandoff whether, and how far, the contenders' coordinators hand held lock nodes
+	 * to their own waiters
+	 */
+	public FaultLab(String name, Ensemble ensemble, Duration sessionTimeout, LocalHandoff localHandoff) {
+		this.name = localHandoff.enabled() ? name + "-local-handoff" : name;
 		this.ensemble = ensemble;
 		this.sessionTimeout = sessionTimeout;
 		this.localHandoff = localHandoff;
@@ -69,7 +85,7 @@ public final class FaultLab implements AutoCloseable {
 
 	/** A figures row's name, marked when the contenders hand lock nodes on locally. */
 	public String label(String test) {
-		return this.localHandoff ? test + ", local handoff" : test;
+		return this.localHandoff.enabled() ? test + ", local handoff" : test;
 	}
 
 	/** Where fault tests write histories, logs and the figures table. */
@@ -204,9 +220,21 @@ public final class FaultLab implements AutoCloseable {
 	/** Starts guarded rounds of the given shape on one contender. */
 	public void run(ContenderProcess contender, String lockPath, int threads, int rounds, int sectionMinMs,
 			int sectionMaxMs, int reentrantEvery, CallShape shape) {
-		contender.call("run " + lockPath + " " + threads + " " + rounds + " " + sectionMinMs + " " + sectionMaxMs + " "
-				+ reentrantEvery + " " + lockWait().toMillis() + " shape=" + shape.word(), "running",
-				Duration.ofSeconds(30));
+		run(contender, List.of(lockPath), threads, rounds, sectionMinMs, sectionMaxMs, reentrantEvery, 0, shape);
+	}
+
+	/**
+	 * Starts guarded rounds of the given shape on one contender over several lock paths: worker
+	 * {@code w<i>} takes the lock paths from the ({@code i} mod their number)-th on, in order, and
+	 * holds them all (with two, {@code w0} holds both and {@code w1} the second alone).
+	 * @param giveUpEvery every n-th attempt of a worker waits only a few milliseconds for each lock
+	 * (mostly giving up); 0 for never
+	 */
+	public void run(ContenderProcess contender, List<String> lockPaths, int threads, int rounds, int sectionMinMs,
+			int sectionMaxMs, int reentrantEvery, int giveUpEvery, CallShape shape) {
+		contender.call("run " + String.join(",", lockPaths) + " " + threads + " " + rounds + " " + sectionMinMs + " "
+				+ sectionMaxMs + " " + reentrantEvery + " " + lockWait().toMillis() + " shape=" + shape.word()
+				+ ((giveUpEvery > 0) ? " give-up-every=" + giveUpEvery : ""), "running", Duration.ofSeconds(30));
 	}
 
 	/** Waits until every live contender finished its rounds; returns the total. */
@@ -243,7 +271,11 @@ public final class FaultLab implements AutoCloseable {
 		return new Leaks(nodes, watches);
 	}
 
-	private static List<String> awaitEmpty(java.util.concurrent.Callable<List<String>> probe, Duration patience) {
+	/**
+	 * Waits until {@code probe} finds nothing left.
+	 * @return what it found last: empty, or what was still there after {@code patience}
+	 */
+	public static List<String> awaitEmpty(java.util.concurrent.Callable<List<String>> probe, Duration patience) {
 		try {
 			return await().atMost(patience).pollInterval(Duration.ofMillis(200)).until(probe, List::isEmpty);
 		}

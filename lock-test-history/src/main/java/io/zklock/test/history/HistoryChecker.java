@@ -14,18 +14,28 @@ import io.zklock.test.history.LockEvent.Type;
 
 /**
  * Checks a lock history against the fenced-mutex model, the one Hazelcast's Jepsen suite
- * checks its {@code FencedLock} with (a Knossos model), extended to read/write locks:
+ * checks its {@code FencedLock} with (a Knossos model), extended to read/write locks and to
+ * several lock paths:
  * <ul>
- * <li>fencing tokens are unique: no two grants of a lock path share one;</li>
- * <li>tokens follow real time: a grant whose acquire began after another grant of the same
- * lock path had returned carries the larger token (so it holds under pauses too); a grant
- * whose acquire start was not recorded is not judged here;</li>
- * <li>a reentrant acquire returns the token of the hold it re-enters;</li>
+ * <li>fencing tokens are unique: no two grants share one, of one lock path or of two;</li>
+ * <li>tokens follow real time: a grant whose acquire began after another grant had returned,
+ * of the same lock path or of another, carries the larger token (so it holds under pauses
+ * too); a grant whose acquire start was not recorded is not judged here;</li>
+ * <li>a reentrant acquire returns the token of the hold it re-enters (it is no grant of its
+ * own, and the two properties above leave it out);</li>
  * <li>no fenced resource accepts a write whose token is below one it accepted before;</li>
  * <li>no two holds of a lock path overlap unless both are {@link LockMode#READ}: reported as
  * {@link Overlap}s, since holds may overlap when a holder is paused past its session (it
  * only believes it holds the lock; fencing is what keeps the resource safe then).</li>
  * </ul>
+ * The first two are what zklock promises of {@code LockHandle.fencingToken()}: a zxid, unique
+ * and in real-time order across the whole ensemble, over every lock path (zklock's
+ * docs/lock-protocol.md, "What a token promises"), so that a resource may keep one high-water
+ * mark or one idempotency key for several locks. {@link #check(List)} judges them per lock path
+ * and across lock paths; {@link #check(List, String)} per lock path only. Tokens of two
+ * ensembles are unrelated: give {@link #check(List)} the history of one ensemble (or check each
+ * lock path on its own).
+ * <p>
  * A hold lasts from its {@link Type#GRANTED} event to the first of: its holder's
  * {@link Type#RELEASING}, {@link Type#LOST} or {@link Type#DIED} event, matched by holder,
  * lock path and fencing token; {@link CheckResult#overlapsUntilDoubt()} also ends it at
@@ -44,9 +54,13 @@ public final class HistoryChecker {
 	}
 
 	/**
-	 * Checks every lock path of a history.
+	 * Checks every lock path of a history, each on its own, and the fencing tokens across lock
+	 * paths: no token granted on two lock paths, and no grant with a token below that of a grant
+	 * on another lock path that had returned before its acquire began. A violation across lock
+	 * paths names both grants, with their holders, threads, lock paths and tokens.
 	 * @param history the events, in any order (they are sorted by stamp)
-	 * @return the figures, overlaps and violations of all lock paths together
+	 * @return the figures, overlaps and violations of all lock paths together, then those
+	 * across lock paths
 	 */
 	public static CheckResult check(List<LockEvent> history) {
 		Set<String> lockPaths = new LinkedHashSet<>();
@@ -56,11 +70,19 @@ public final class HistoryChecker {
 			}
 		}
 		CheckResult total = null;
+		List<Acquire> grants = new ArrayList<>();
 		for (String lockPath : lockPaths) {
 			CheckResult one = check(history, lockPath);
 			total = (total != null) ? sum(total, one) : one;
+			pairAcquires(eventsOf(history, lockPath)).stream().filter((a) -> !a.reentrant()).forEach(grants::add);
 		}
-		return (total != null) ? total : new CheckResult(origin(history), 0, 0, 0, 0, 0, List.of(), List.of(), List.of());
+		if (total == null) {
+			return new CheckResult(origin(history), 0, 0, 0, 0, 0, List.of(), List.of(), List.of());
+		}
+		List<String> acrossPaths = new ArrayList<>();
+		checkUniqueAcrossPaths(grants, acrossPaths);
+		checkRealTimeOrderAcrossPaths(grants, acrossPaths);
+		return sum(total, new CheckResult(total.origin(), 0, 0, 0, 0, 0, List.of(), List.of(), capped(acrossPaths)));
 	}
 
 	/**
@@ -89,14 +111,9 @@ public final class HistoryChecker {
 		int lostOnRelease = (int) events.stream()
 			.filter((e) -> e.type() == Type.RELEASED && e.detail().equals("LOST"))
 			.count();
-		if (violations.size() > MAX_MESSAGES) {
-			int more = violations.size() - MAX_MESSAGES;
-			violations = new ArrayList<>(violations.subList(0, MAX_MESSAGES));
-			violations.add("… and " + more + " more");
-		}
 		return new CheckResult(origin(history), grants.size(), acquires.size() - grants.size(), failures, lost.size(),
 				lostOnRelease, HeldIntervals.overlaps(intervals, false), HeldIntervals.overlaps(intervals, true),
-				violations);
+				capped(violations));
 	}
 
 	/**
@@ -154,10 +171,8 @@ public final class HistoryChecker {
 	 * began.
 	 */
 	private static void checkRealTimeOrder(List<Acquire> grants, List<String> violations) {
-		List<Acquire> byReturn = new ArrayList<>(grants);
-		byReturn.sort(Comparator.comparingLong(Acquire::returned));
-		List<Acquire> byStart = new ArrayList<>(grants.stream().filter((a) -> a.invoked() != UNKNOWN).toList());
-		byStart.sort(Comparator.comparingLong(Acquire::invoked));
+		List<Acquire> byReturn = byReturn(grants);
+		List<Acquire> byStart = byStart(grants);
 		int next = 0;
 		Acquire largest = null;
 		for (Acquire grant : byStart) {
@@ -173,6 +188,73 @@ public final class HistoryChecker {
 						+ " before that acquire began");
 			}
 		}
+	}
+
+	/**
+	 * No token may be granted on two lock paths (a session's end deletes its nodes on every lock
+	 * path at one zxid, so evidence taken from it may be shared). Pairs on one lock path are
+	 * {@link #checkUnique}'s.
+	 */
+	private static void checkUniqueAcrossPaths(List<Acquire> grants, List<String> violations) {
+		Map<Long, Acquire> byToken = new HashMap<>();
+		for (Acquire grant : grants) {
+			Acquire earlier = byToken.putIfAbsent(grant.token(), grant);
+			if (earlier != null && !earlier.lockPath().equals(grant.lockPath())) {
+				violations.add("Fencing token " + grant.token() + " granted on two lock paths: to " + earlier.who()
+						+ " on '" + earlier.lockPath() + "' and to " + grant.who() + " on '" + grant.lockPath() + "'");
+			}
+		}
+	}
+
+	/**
+	 * A grant must carry a larger token than every grant of another lock path that had returned
+	 * before its acquire began. Pairs on one lock path are {@link #checkRealTimeOrder}'s: for each
+	 * grant, the largest token returned before it began on a lock path other than its own is the
+	 * largest of all such tokens, or, when that one is of the grant's own lock path, the largest of
+	 * another lock path.
+	 */
+	private static void checkRealTimeOrderAcrossPaths(List<Acquire> grants, List<String> violations) {
+		List<Acquire> byReturn = byReturn(grants);
+		List<Acquire> byStart = byStart(grants);
+		int next = 0;
+		Acquire largest = null;
+		Acquire largestElsewhere = null;
+		for (Acquire grant : byStart) {
+			while (next < byReturn.size() && byReturn.get(next).returned() < grant.invoked()) {
+				Acquire done = byReturn.get(next++);
+				if (largest == null || done.token() > largest.token()) {
+					if (largest != null && !largest.lockPath().equals(done.lockPath())) {
+						largestElsewhere = largest;
+					}
+					largest = done;
+				}
+				else if (!done.lockPath().equals(largest.lockPath())
+						&& (largestElsewhere == null || done.token() > largestElsewhere.token())) {
+					largestElsewhere = done;
+				}
+			}
+			Acquire other = (largest != null && largest.lockPath().equals(grant.lockPath())) ? largestElsewhere
+					: largest;
+			if (other != null && grant.token() <= other.token()) {
+				violations.add("Token order across lock paths: " + grant.who() + " got token " + grant.token() + " on '"
+						+ grant.lockPath() + "' although " + other.who() + " had got token " + other.token() + " on '"
+						+ other.lockPath() + "' before that acquire began");
+			}
+		}
+	}
+
+	/** The grants in the order they returned. */
+	private static List<Acquire> byReturn(List<Acquire> grants) {
+		List<Acquire> sorted = new ArrayList<>(grants);
+		sorted.sort(Comparator.comparingLong(Acquire::returned));
+		return sorted;
+	}
+
+	/** The grants whose acquire start is known, in the order their acquires began. */
+	private static List<Acquire> byStart(List<Acquire> grants) {
+		List<Acquire> sorted = new ArrayList<>(grants.stream().filter((a) -> a.invoked() != UNKNOWN).toList());
+		sorted.sort(Comparator.comparingLong(Acquire::invoked));
+		return sorted;
 	}
 
 	private static void checkReentrantTokens(List<LockEvent> events, List<String> violations) {
@@ -215,6 +297,16 @@ public final class HistoryChecker {
 		}
 	}
 
+	/** The first {@value #MAX_MESSAGES} messages, and how many more there were. */
+	private static List<String> capped(List<String> violations) {
+		if (violations.size() <= MAX_MESSAGES) {
+			return violations;
+		}
+		List<String> shown = new ArrayList<>(violations.subList(0, MAX_MESSAGES));
+		shown.add("… and " + (violations.size() - MAX_MESSAGES) + " more");
+		return shown;
+	}
+
 	private static int count(List<LockEvent> events, Type type) {
 		return (int) events.stream().filter((e) -> e.type() == type).count();
 	}
@@ -250,6 +342,10 @@ public final class HistoryChecker {
 
 		String who() {
 			return this.event.holder() + "/" + this.event.thread();
+		}
+
+		String lockPath() {
+			return this.event.lockPath();
 		}
 
 	}

@@ -20,6 +20,8 @@ class HistoryCheckerTests {
 
 	private static final String PATH = "orders/42";
 
+	private static final String OTHER_PATH = "orders/7";
+
 	private final List<LockEvent> history = new ArrayList<>();
 
 	@Test
@@ -106,6 +108,82 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void shouldAcceptHoldsOfSeveralLockPathsWithTokensInRealTimeOrder() {
+		// one worker takes orders/42 then orders/7, another the same in turn; a third begins on orders/7
+		// before the others' grants returned and gets a smaller token: concurrent, no violation
+		hold("app-1", PATH, LockMode.EXCLUSIVE, 10, 11, 12, 30);
+		hold("app-1", OTHER_PATH, LockMode.EXCLUSIVE, 12, 13, 14, 29);
+		add(9, "app-3", Type.ACQUIRING, OTHER_PATH, LockMode.WRITE, 0);
+		add(31, "app-3", Type.GRANTED, OTHER_PATH, LockMode.WRITE, 5);
+		add(32, "app-3", Type.RELEASING, OTHER_PATH, LockMode.WRITE, 5);
+		hold("app-2", PATH, LockMode.EXCLUSIVE, 15, 33, 34, 40);
+		hold("app-2", OTHER_PATH, LockMode.EXCLUSIVE, 35, 36, 37, 39);
+		// a reentrant acquire is no grant: its hold's older token is no violation across lock paths
+		this.history.add(new LockEvent(38_000_000, "app-2", "w0", Type.REENTERED, PATH, LockMode.EXCLUSIVE, 34, ""));
+		CheckResult result = HistoryChecker.check(this.history).assertSafe();
+		assertThat(result.grants()).isEqualTo(5);
+		assertThat(result.reentrantGrants()).isEqualTo(1);
+	}
+
+	@Test
+	void shouldReportATokenGrantedOnTwoLockPathsNamingBothGrants() {
+		// one session's end deleted nodes on both lock paths at one zxid, and each waiter took that zxid
+		hold("app-1", PATH, LockMode.EXCLUSIVE, 10, 20, 77, 30);
+		hold("app-2", OTHER_PATH, LockMode.WRITE, 11, 20, 77, 31);
+		CheckResult result = HistoryChecker.check(this.history);
+		assertThat(result.violations()).containsExactly(
+				"Fencing token 77 granted on two lock paths: to app-1/w0 on 'orders/42' and to app-2/w0 on 'orders/7'");
+		assertThat(HistoryChecker.check(this.history, PATH).violations()).as("one lock path alone").isEmpty();
+		assertThatExceptionOfType(AssertionError.class).isThrownBy(result::assertFenced)
+			.withMessageContaining("granted on two lock paths");
+	}
+
+	@Test
+	void shouldReportASmallerTokenAfterALargerGrantOfAnotherLockPathReturned() {
+		// a token written ahead on orders/7 before the acquire began, handed to it after a grant on orders/42
+		hold("app-1", PATH, LockMode.EXCLUSIVE, 10, 11, 50, 20);
+		hold("app-2", OTHER_PATH, LockMode.EXCLUSIVE, 21, 22, 40, 30);
+		CheckResult result = HistoryChecker.check(this.history);
+		assertThat(result.violations()).containsExactly("Token order across lock paths: app-2/w0 got token 40 on "
+				+ "'orders/7' although app-1/w0 had got token 50 on 'orders/42' before that acquire began");
+		assertThat(HistoryChecker.check(this.history, OTHER_PATH).violations()).as("one lock path alone").isEmpty();
+	}
+
+	@Test
+	void shouldJudgeAcrossLockPathsAgainstTheLargestTokenOfAnotherLockPath() {
+		// the largest token returned is of the grant's own lock path (reported once, per lock path); the
+		// largest of another lock path is still above the grant's token
+		hold("app-1", PATH, LockMode.EXCLUSIVE, 10, 11, 60, 12);
+		hold("app-2", OTHER_PATH, LockMode.EXCLUSIVE, 10, 13, 50, 14);
+		hold("app-3", PATH, LockMode.EXCLUSIVE, 21, 22, 45, 30);
+		assertThat(HistoryChecker.check(this.history).violations()).containsExactly(
+				"Token order on 'orders/42': app-3/w0 got token 45 although app-1/w0 had got token 60 before that "
+						+ "acquire began",
+				"Token order across lock paths: app-3/w0 got token 45 on 'orders/42' although app-2/w0 had got "
+						+ "token 50 on 'orders/7' before that acquire began");
+	}
+
+	@Test
+	void shouldReportAPairOfOneLockPathOnceNotAgainAcrossLockPaths() {
+		hold("app-1", PATH, LockMode.EXCLUSIVE, 10, 11, 50, 20);
+		hold("app-2", PATH, LockMode.EXCLUSIVE, 21, 22, 50, 30);
+		hold("app-3", OTHER_PATH, LockMode.EXCLUSIVE, 5, 6, 7, 8);
+		assertThat(HistoryChecker.check(this.history).violations()).containsExactly(
+				"Fencing token 50 of 'orders/42' granted twice: to app-1/w0 and to app-2/w0",
+				"Token order on 'orders/42': app-2/w0 got token 50 although app-1/w0 had got token 50 before that "
+						+ "acquire began");
+	}
+
+	@Test
+	void shouldCapTheMessagesAcrossLockPaths() {
+		for (int i = 0; i < 25; i++) {
+			hold("app-" + i, "orders/" + i, LockMode.EXCLUSIVE, 10, 11, 99, 12);
+		}
+		List<String> violations = HistoryChecker.check(this.history).violations();
+		assertThat(violations).hasSize(21).last().isEqualTo("… and 4 more");
+	}
+
+	@Test
 	void shouldReportAReentrantAcquireWithAnotherToken() {
 		hold("app-1", LockMode.EXCLUSIVE, 10, 11, 12, 20);
 		add(13, "app-1", Type.REENTERED, LockMode.EXCLUSIVE, 99, "");
@@ -161,6 +239,13 @@ class HistoryCheckerTests {
 		add(granted, holder, Type.GRANTED, mode, token, "");
 		add(releasing, holder, Type.RELEASING, mode, token, "");
 		add(releasing + 1, holder, Type.RELEASED, mode, token, "RELEASED");
+	}
+
+	private void hold(String holder, String lockPath, LockMode mode, long acquiring, long granted, long token,
+			long releasing) {
+		add(acquiring, holder, Type.ACQUIRING, lockPath, mode, 0);
+		add(granted, holder, Type.GRANTED, lockPath, mode, token);
+		add(releasing, holder, Type.RELEASING, lockPath, mode, token);
 	}
 
 	private void add(long millis, String holder, Type type, LockMode mode, long token, String detail) {
