@@ -30,7 +30,7 @@ import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 import io.zklock.test.history.CheckResult;
 import io.zklock.test.history.LockHistory;
 
@@ -113,9 +113,9 @@ class LockStressTests extends ZkAnnotationTest {
 			checker.reported.check().assertFenced();
 			assertThat(checker.grants.get()).as("grants").isPositive();
 			for (ConfigurableApplicationContext context : contexts) {
-				LockCoordinator coordinator = context.getBean(LockCoordinator.class);
-				await("no hold left, now " + coordinator.getHeldLocks()).atMost(Duration.ofSeconds(30))
-					.until(() -> coordinator.getHeldLocks().isEmpty());
+				LockEngine engine = context.getBean(LockEngine.class);
+				await("no hold left, now " + engine.getHeldLocks()).atMost(Duration.ofSeconds(30))
+					.until(() -> engine.getHeldLocks().isEmpty());
 			}
 			CuratorFramework client = one.getBean(CuratorFramework.class);
 			await().atMost(Duration.ofSeconds(30)).until(() -> KEYS.stream().allMatch((key) -> noNodes(client, key)));
@@ -261,7 +261,7 @@ class LockStressTests extends ZkAnnotationTest {
 		/** The bodies: from the moment each starts under its lock to the moment it ends. */
 		final LockHistory bodies = new LockHistory();
 
-		/** What the contexts' coordinators report (acquire start, grant, release), for the fencing order. */
+		/** What the contexts' engines report (acquire start, grant, release), for the fencing order. */
 		final LockHistory reported = new LockHistory();
 
 		final AtomicLong grants = new AtomicLong();
