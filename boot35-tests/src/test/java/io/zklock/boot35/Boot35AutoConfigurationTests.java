@@ -25,7 +25,7 @@ import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.SharedLockByCurator;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 import io.zklock.metrics.HeldLocksMeterBinder;
 import io.zklock.metrics.LockMetricsListener;
 import io.zklock.observation.LockObservationListener;
@@ -84,7 +84,7 @@ class Boot35AutoConfigurationTests {
 		runner(zookeeper).run((context) -> {
 			assertThat(context).hasNotFailed()
 				.hasSingleBean(CuratorFramework.class)
-				.hasSingleBean(LockCoordinator.class)
+				.hasSingleBean(LockEngine.class)
 				.hasSingleBean(ExclusiveLockByCurator.class)
 				.hasSingleBean(SharedLockByCurator.class);
 			CuratorFramework client = context.getBean(CuratorFramework.class);
@@ -107,7 +107,7 @@ class Boot35AutoConfigurationTests {
 			return client;
 		}, (definition) -> definition.setDestroyMethodName("close")).run((context) -> {
 			assertThat(context).hasSingleBean(CuratorFramework.class).hasBean("userClient");
-			assertThat(context.getBean(LockCoordinator.class).getClient())
+			assertThat(context.getBean(LockEngine.class).getClient())
 				.isSameAs(context.getBean(CuratorFramework.class));
 		});
 	}

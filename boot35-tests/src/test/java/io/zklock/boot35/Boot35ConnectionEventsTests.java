@@ -27,7 +27,7 @@ import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockTarget;
 import io.zklock.lock.ReleaseResult;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 import io.zklock.metrics.LockMetricsListener;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -78,11 +78,11 @@ class Boot35ConnectionEventsTests {
 		context().withPropertyValues("zklock.zookeeper.connection-timeout=1s")
 			.withBean(Shipments.class)
 			.run((context) -> {
-				LockCoordinator coordinator = context.getBean(LockCoordinator.class);
+				LockEngine engine = context.getBean(LockEngine.class);
 				server.stop();
 				try {
 					Instant since = await().atMost(Duration.ofSeconds(20))
-						.until(() -> coordinator.disconnectedSince().orElse(null), Objects::nonNull);
+						.until(() -> engine.disconnectedSince().orElse(null), Objects::nonNull);
 					assertThatExceptionOfType(LockAcquisitionException.class)
 						.isThrownBy(() -> context.getBean(Shipments.class).ship("42"))
 						.withMessageStartingWith("Could not acquire the EXCLUSIVE lock on 'shipments/42' within 1000 ms "

@@ -25,7 +25,7 @@ import io.zklock.fault.report.Figures;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockTarget;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 import io.zklock.test.history.CheckResult;
 import io.zklock.test.history.LockHistory;
 import org.apache.curator.framework.CuratorFramework;
@@ -99,9 +99,9 @@ class CancellingCallersTests {
 						"zklock.zookeeper.session-timeout=8s", "zklock.hold-after-cancel=500ms");
 			runner.withPropertyValues("holder=app-1").run((one) -> runner.withPropertyValues("holder=app-2").run((two) -> {
 				List<ConfigurableApplicationContext> contexts = List.of(one, two);
-				one.getBean(LockCoordinator.class).addListener(reported.listener("app-1"));
-				two.getBean(LockCoordinator.class).addListener(reported.listener("app-2"));
-				contexts.forEach((context) -> context.getBean(LockCoordinator.class).addListener(new ConnectionEvents()));
+				one.getBean(LockEngine.class).addListener(reported.listener("app-1"));
+				two.getBean(LockEngine.class).addListener(reported.listener("app-2"));
+				contexts.forEach((context) -> context.getBean(LockEngine.class).addListener(new ConnectionEvents()));
 				long end = System.nanoTime() + RUN.toNanos();
 				List<Thread> callers = new ArrayList<>();
 				for (int i = 0; i < 6; i++) {
@@ -118,9 +118,9 @@ class CancellingCallersTests {
 				CheckResult result = bodies.check();
 				CheckResult grants = reported.check();
 				for (ConfigurableApplicationContext context : contexts) {
-					LockCoordinator coordinator = context.getBean(LockCoordinator.class);
-					await("no hold left, now " + coordinator.getHeldLocks()).atMost(Duration.ofSeconds(30))
-						.until(() -> coordinator.getHeldLocks().isEmpty());
+					LockEngine engine = context.getBean(LockEngine.class);
+					await("no hold left, now " + engine.getHeldLocks()).atMost(Duration.ofSeconds(30))
+						.until(() -> engine.getHeldLocks().isEmpty());
 				}
 				CuratorFramework client = one.getBean(CuratorFramework.class);
 				await("no lock node left").atMost(Duration.ofSeconds(30))

@@ -18,7 +18,7 @@ import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.GuardedTransaction;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 import io.zklock.test.history.CheckResult;
 import io.zklock.test.history.LockEvent.Type;
 import io.zklock.test.history.LockHistory;
@@ -77,7 +77,7 @@ class ResourceFencingPauseTests {
 
 	private CuratorFramework rivalClient;
 
-	private LockCoordinator rival;
+	private LockEngine rival;
 
 	private ContenderProcess holder;
 
@@ -108,7 +108,7 @@ class ResourceFencingPauseTests {
 			.build();
 		this.rivalClient.start();
 		assertThat(this.rivalClient.blockUntilConnected(10, TimeUnit.SECONDS)).as("rival connected").isTrue();
-		this.rival = new LockCoordinator(this.rivalClient, "/locks");
+		this.rival = new LockEngine(this.rivalClient, "/locks");
 	}
 
 	@AfterAll

@@ -5,7 +5,7 @@ import io.zklock.annotation.HoldExceededException
 import io.zklock.annotation.OnHoldExceeded
 import io.zklock.lock.LockListener
 import io.zklock.lock.LockTarget
-import io.zklock.lock.spi.LockCoordinator
+import io.zklock.lock.LockEngine
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
@@ -97,7 +97,7 @@ class SuspendingCancellationTests : ZkKotlinTest() {
 		withContext(Dispatchers.IO) {
 			await().atMost(Duration.ofSeconds(10)).until { jobs.events.contains("stuck cleaned up") }
 			await().atMost(Duration.ofSeconds(10))
-				.until { context.getBean(LockCoordinator::class.java).heldLocks.isEmpty() }
+				.until { context.getBean(LockEngine::class.java).heldLocks.isEmpty() }
 		}
 		assertThat(context.getBean(Releases::class.java).afterCancel).`as`("released at its end, not after a bound")
 			.isEmpty()
@@ -122,7 +122,7 @@ class SuspendingCancellationTests : ZkKotlinTest() {
 		assertThat(jobs.bodies.max()).`as`("bodies at once under one EXCLUSIVE lock").isEqualTo(1)
 		withContext(Dispatchers.IO) {
 			await().atMost(Duration.ofSeconds(10))
-				.until { context.getBean(LockCoordinator::class.java).heldLocks.isEmpty() }
+				.until { context.getBean(LockEngine::class.java).heldLocks.isEmpty() }
 		}
 		println("coroutine cancellation stress: grants=${jobs.bodies.entered()}, cancelled callers=$cancelled, " +
 				"completed calls=$completed, most bodies at once=${jobs.bodies.max()}")

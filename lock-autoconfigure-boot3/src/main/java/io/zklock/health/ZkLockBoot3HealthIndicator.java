@@ -3,7 +3,7 @@ package io.zklock.health;
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
 import org.springframework.boot.actuate.health.Health;
@@ -22,13 +22,13 @@ public class ZkLockBoot3HealthIndicator extends AbstractHealthIndicator implemen
 	/**
 	 * Creates an indicator and starts following the client's connection state.
 	 * @param client the Curator client of the locks
-	 * @param coordinator the lock engine whose held locks are counted, or {@code null} to
+	 * @param engine the lock engine whose held locks are counted, or {@code null} to
 	 * leave the {@code heldLocks} detail out
 	 * @throws IllegalArgumentException if {@code client} is {@code null}
 	 */
-	public ZkLockBoot3HealthIndicator(CuratorFramework client, @Nullable LockCoordinator coordinator) {
+	public ZkLockBoot3HealthIndicator(CuratorFramework client, @Nullable LockEngine engine) {
 		super("zklock health check failed");
-		this.check = new ZkLockConnectionCheck(client, coordinator);
+		this.check = new ZkLockConnectionCheck(client, engine);
 	}
 
 	@Override

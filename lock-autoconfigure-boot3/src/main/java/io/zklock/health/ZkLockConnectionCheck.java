@@ -12,7 +12,7 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.jspecify.annotations.Nullable;
 
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 /**
  * The health check of zklock's ZooKeeper connection, free of Spring Boot types so that the
@@ -40,7 +40,7 @@ public final class ZkLockConnectionCheck implements AutoCloseable {
 
 	private final CuratorFramework client;
 
-	private final @Nullable LockCoordinator coordinator;
+	private final @Nullable LockEngine engine;
 
 	private final AtomicReference<@Nullable ConnectionState> lastState = new AtomicReference<>();
 
@@ -49,16 +49,16 @@ public final class ZkLockConnectionCheck implements AutoCloseable {
 	/**
 	 * Creates a check and starts following the client's connection state.
 	 * @param client the Curator client of the locks
-	 * @param coordinator the lock engine whose held locks are counted, or {@code null} to
+	 * @param engine the lock engine whose held locks are counted, or {@code null} to
 	 * leave the {@code heldLocks} detail out
 	 * @throws IllegalArgumentException if {@code client} is {@code null}
 	 */
-	public ZkLockConnectionCheck(CuratorFramework client, @Nullable LockCoordinator coordinator) {
+	public ZkLockConnectionCheck(CuratorFramework client, @Nullable LockEngine engine) {
 		if (client == null) {
 			throw new IllegalArgumentException("'client' must not be null");
 		}
 		this.client = client;
-		this.coordinator = coordinator;
+		this.engine = engine;
 		client.getConnectionStateListenable().addListener(this.stateListener);
 	}
 
@@ -90,8 +90,8 @@ public final class ZkLockConnectionCheck implements AutoCloseable {
 				// the connection went away between the two calls: no session to report
 			}
 		}
-		if (this.coordinator != null) {
-			details.put("heldLocks", this.coordinator.getHeldLocks().size());
+		if (this.engine != null) {
+			details.put("heldLocks", this.engine.getHeldLocks().size());
 		}
 		return new Result(usable, Collections.unmodifiableMap(details));
 	}

@@ -5,7 +5,7 @@ import java.util.Arrays;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
@@ -36,14 +36,14 @@ final class ApplicationClientCheck implements SmartLifecycle {
 	private static final String NEVER_COMES = "every lock would wait for a connection that never comes, as if it "
 			+ "were held elsewhere.";
 
-	private final LockCoordinator coordinator;
+	private final LockEngine engine;
 
 	private final ListableBeanFactory beanFactory;
 
 	private volatile boolean running;
 
-	ApplicationClientCheck(LockCoordinator coordinator, ListableBeanFactory beanFactory) {
-		this.coordinator = coordinator;
+	ApplicationClientCheck(LockEngine engine, ListableBeanFactory beanFactory) {
+		this.engine = engine;
 		this.beanFactory = beanFactory;
 	}
 
@@ -66,7 +66,7 @@ final class ApplicationClientCheck implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		CuratorFramework client = this.coordinator.getClient();
+		CuratorFramework client = this.engine.getClient();
 		String beanName = beanNameOf(this.beanFactory, client);
 		requireOpen(beanName, client);
 		if (client.getState() == CuratorFrameworkState.LATENT) {

@@ -5,7 +5,7 @@ import java.time.Duration;
 import io.zklock.lock.LocalHandoff;
 
 /**
- * Local handoff (lock cohorting) of the lock coordinator, {@code zklock.local-handoff.*}: a held
+ * Local handoff (lock cohorting) of the lock engine, {@code zklock.local-handoff.*}: a held
  * EXCLUSIVE or WRITE lock node is handed to this application's next waiter for the same lock path
  * with one ZooKeeper write, up to a bound, instead of being deleted and queued for again.
  */

@@ -12,7 +12,7 @@ import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.SemaphoreByCurator;
 import io.zklock.lock.SharedLockByCurator;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -37,15 +37,15 @@ class LockBeansConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockCoordinator zkLockCoordinator(ListableBeanFactory beanFactory, ZkLockProperties properties,
+	LockEngine zkLockEngine(ListableBeanFactory beanFactory, ZkLockProperties properties,
 			Environment environment, ObjectProvider<LockListener> listeners) {
 		CuratorFramework curatorFramework = LockClientResolver.resolve(beanFactory);
 		String instanceId = properties.getInstanceId();
 		byte[] nodeData = (instanceId != null) ? instanceId.getBytes(StandardCharsets.UTF_8) : new byte[0];
-		LockCoordinator coordinator;
+		LockEngine engine;
 		LocalHandoff localHandoff = properties.getLocalHandoff().toSetting(new ZkLockPropertyChecks(environment));
 		try {
-			coordinator = new LockCoordinator(curatorFramework, properties.getRootPath(), nodeData, localHandoff);
+			engine = new LockEngine(curatorFramework, properties.getRootPath(), nodeData, localHandoff);
 		}
 		catch (IllegalArgumentException ex) {
 			// "Lock root 'x' is invalid: <rule>": the analysis names the property and value itself
@@ -55,45 +55,45 @@ class LockBeansConfiguration {
 					(rule >= 0) ? message.substring(rule + "is invalid: ".length()) : message);
 		}
 		if (properties.getZookeeper().getAuth().isConfigured()) {
-			LockRootAclCheck.check(curatorFramework, coordinator.getRoot().path(),
+			LockRootAclCheck.check(curatorFramework, engine.getRootPath(),
 					properties.getZookeeper().getAuth().isFailOnOpenAcl());
 		}
-		listeners.orderedStream().forEach(coordinator::addListener);
-		return coordinator;
+		listeners.orderedStream().forEach(engine::addListener);
+		return engine;
 	}
 
 	@Bean
-	ApplicationClientCheck zkLockApplicationClientCheck(LockCoordinator coordinator, ListableBeanFactory beanFactory) {
-		return new ApplicationClientCheck(coordinator, beanFactory);
+	ApplicationClientCheck zkLockApplicationClientCheck(LockEngine engine, ListableBeanFactory beanFactory) {
+		return new ApplicationClientCheck(engine, beanFactory);
 	}
 
 	@Bean
-	LockGrantingLifecycle zkLockGrantingLifecycle(LockCoordinator coordinator, Environment environment,
+	LockGrantingLifecycle zkLockGrantingLifecycle(LockEngine engine, Environment environment,
 			ObjectProvider<LockReleaseScheduler> delayedReleases) {
 		Duration timeout = Binder.get(environment)
 			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
 			.orElse(Duration.ofSeconds(30));
-		return new LockGrantingLifecycle(coordinator, timeout, delayedReleases.getIfAvailable());
+		return new LockGrantingLifecycle(engine, timeout, delayedReleases.getIfAvailable());
 	}
 
 	@Bean
 	@Primary
 	@ConditionalOnMissingBean(value = ILockByCurator.class, ignored = SharedLockByCurator.class)
-	ExclusiveLockByCurator exclusiveLockByCurator(LockCoordinator coordinator) {
-		return new ExclusiveLockByCurator(coordinator);
+	ExclusiveLockByCurator exclusiveLockByCurator(LockEngine engine) {
+		return new ExclusiveLockByCurator(engine);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	SemaphoreByCurator semaphoreByCurator(LockCoordinator coordinator) {
-		return new SemaphoreByCurator(coordinator);
+	SemaphoreByCurator semaphoreByCurator(LockEngine engine) {
+		return new SemaphoreByCurator(engine);
 	}
 
 	@Bean
 	@Fallback
 	@ConditionalOnMissingBean
-	SharedLockByCurator sharedLockByCurator(LockCoordinator coordinator) {
-		return new SharedLockByCurator(coordinator);
+	SharedLockByCurator sharedLockByCurator(LockEngine engine) {
+		return new SharedLockByCurator(engine);
 	}
 
 }

@@ -13,14 +13,14 @@ import io.zklock.lock.HeldLock;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockTarget;
 import io.zklock.lock.ReleaseResult;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 
 /**
  * zklock's part of a graceful shutdown. When the application context stops, it first makes the
- * {@link LockCoordinator} grant no new lock (a call then fails at once with a
+ * {@link LockEngine} grant no new lock (a call then fails at once with a
  * {@link io.zklock.lock.LockAcquisitionException} saying that the application is shutting
  * down), releases at once the locks that {@code holdAtLeast} keeps after their work ended (the
  * session's end would take them a moment later anyway), then waits, at most
@@ -48,7 +48,7 @@ final class LockGrantingLifecycle implements SmartLifecycle, DisposableBean {
 
 	private static final Log logger = LogFactory.getLog(LockGrantingLifecycle.class);
 
-	private final LockCoordinator coordinator;
+	private final LockEngine engine;
 
 	private final Duration timeout;
 
@@ -63,16 +63,16 @@ final class LockGrantingLifecycle implements SmartLifecycle, DisposableBean {
 
 	/**
 	 * Creates the lifecycle.
-	 * @param coordinator the coordinator whose granting it stops
+	 * @param engine the engine whose granting it stops
 	 * @param timeout the longest wait for held locks, Spring's timeout per shutdown phase
 	 * @param delayedReleases the releases {@code holdAtLeast} delays, if the annotation is used
 	 */
-	LockGrantingLifecycle(LockCoordinator coordinator, Duration timeout,
+	LockGrantingLifecycle(LockEngine engine, Duration timeout,
 			@Nullable LockReleaseScheduler delayedReleases) {
-		this.coordinator = coordinator;
+		this.engine = engine;
 		this.timeout = timeout;
 		this.delayedReleases = delayedReleases;
-		coordinator.addListener(new LockListener() {
+		engine.addListener(new LockListener() {
 
 			@Override
 			public void onReleased(LockTarget lock, long fencingToken, Duration heldFor, ReleaseResult result) {
@@ -102,7 +102,7 @@ final class LockGrantingLifecycle implements SmartLifecycle, DisposableBean {
 	@Override
 	public void stop(Runnable callback) {
 		stopGranting();
-		if (this.coordinator.getHeldLocks().isEmpty()) {
+		if (this.engine.getHeldLocks().isEmpty()) {
 			this.running = false;
 			callback.run();
 			return;
@@ -138,11 +138,11 @@ final class LockGrantingLifecycle implements SmartLifecycle, DisposableBean {
 	}
 
 	private void stopGranting() {
-		this.coordinator.stopGranting(REASON);
+		this.engine.stopGranting(REASON);
 		if (this.delayedReleases != null && this.delayedReleases.isRunning()) {
 			this.delayedReleases.stop();
 		}
-		List<HeldLock> held = this.coordinator.getHeldLocks();
+		List<HeldLock> held = this.engine.getHeldLocks();
 		if (held.isEmpty()) {
 			logger.debug("zklock stopped granting locks; none is held");
 		}
@@ -155,11 +155,11 @@ final class LockGrantingLifecycle implements SmartLifecycle, DisposableBean {
 	private void awaitReleases() {
 		long deadline = System.nanoTime() + this.timeout.toNanos();
 		synchronized (this.released) {
-			while (!this.destroyed && !this.coordinator.getHeldLocks().isEmpty()) {
+			while (!this.destroyed && !this.engine.getHeldLocks().isEmpty()) {
 				long left = deadline - System.nanoTime();
 				if (left <= 0) {
 					logger.warn("zklock's shutdown wait (spring.lifecycle.timeout-per-shutdown-phase=" + this.timeout
-							+ ") ran out with " + describe(this.coordinator.getHeldLocks()) + " still held: their "
+							+ ") ran out with " + describe(this.engine.getHeldLocks()) + " still held: their "
 							+ "lock nodes go when the ZooKeeper session closes, while the work under them may "
 							+ "still run");
 					return;

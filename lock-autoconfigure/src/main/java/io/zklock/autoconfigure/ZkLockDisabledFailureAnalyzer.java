@@ -15,7 +15,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
- * Explains a missing bean of one of zklock's engine types (its client, coordinator, lock
+ * Explains a missing bean of one of zklock's engine types (its client, engine, lock
  * classes, semaphores) by {@code zklock.enabled=false}, which defines none of them
  * ({@link ZkLockDisabledAutoConfiguration}), instead of Spring's generic "no qualifying bean".
  * Other missing beans, and any while zklock is enabled, are left to Spring Boot.
@@ -25,7 +25,7 @@ class ZkLockDisabledFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanDe
 
 	/** The beans zklock defines only when enabled, by class name (Curator may be absent). */
 	private static final List<String> ENGINE_TYPES = List.of("org.apache.curator.framework.CuratorFramework",
-			"io.zklock.lock.spi.LockCoordinator", "io.zklock.lock.ExclusiveLockByCurator",
+			"io.zklock.lock.LockEngine", "io.zklock.lock.ExclusiveLockByCurator",
 			"io.zklock.lock.SharedLockByCurator", "io.zklock.lock.SemaphoreByCurator");
 
 	/** The types an application can inject {@code ILockByCurator} for instead. */
@@ -55,7 +55,7 @@ class ZkLockDisabledFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanDe
 						+ "zklock.enabled=false.";
 		return new FailureAnalysis(injectionPoint(rootFailure) + " requires a bean of type " + type.getName()
 				+ ", but zklock is disabled (zklock.enabled=false" + origin + "), and then defines no lock engine "
-				+ "beans: no CuratorFramework, LockCoordinator, ExclusiveLockByCurator, SharedLockByCurator or "
+				+ "beans: no CuratorFramework, LockEngine, ExclusiveLockByCurator, SharedLockByCurator or "
 				+ "SemaphoreByCurator, only an ILockByCurator that refuses every acquire, saying that zklock is "
 				+ "disabled.", action, cause);
 	}

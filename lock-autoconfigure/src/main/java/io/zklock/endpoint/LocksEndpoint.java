@@ -14,10 +14,10 @@ import org.jspecify.annotations.Nullable;
 
 import io.zklock.lock.HeldLock;
 import io.zklock.lock.LockPaths;
-import io.zklock.lock.spi.LockCoordinator;
-import io.zklock.lock.spi.LockQueue;
-import io.zklock.lock.spi.LockQueueInspector;
-import io.zklock.lock.spi.QueuedNode;
+import io.zklock.lock.LockEngine;
+import io.zklock.lock.inspection.LockQueue;
+import io.zklock.lock.inspection.LockQueueInspector;
+import io.zklock.lock.inspection.QueuedNode;
 
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -47,20 +47,20 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 @Endpoint(id = "locks", defaultAccess = Access.READ_ONLY)
 public class LocksEndpoint {
 
-	private final LockCoordinator coordinator;
+	private final LockEngine engine;
 
 	private final LockQueueInspector inspector;
 
 	/**
 	 * Creates the endpoint.
-	 * @param coordinator the lock engine of this instance
+	 * @param engine the lock engine of this instance
 	 */
-	public LocksEndpoint(LockCoordinator coordinator) {
-		if (coordinator == null) {
-			throw new IllegalArgumentException("'coordinator' must not be null");
+	public LocksEndpoint(LockEngine engine) {
+		if (engine == null) {
+			throw new IllegalArgumentException("'engine' must not be null");
 		}
-		this.coordinator = coordinator;
-		this.inspector = new LockQueueInspector(coordinator.getClient(), coordinator.getRoot());
+		this.engine = engine;
+		this.inspector = new LockQueueInspector(engine);
 	}
 
 	/**
@@ -70,7 +70,7 @@ public class LocksEndpoint {
 	@ReadOperation
 	public HeldLocksDescriptor heldLocks() {
 		Instant now = Instant.now();
-		List<HeldLockDescriptor> locks = this.coordinator.getHeldLocks()
+		List<HeldLockDescriptor> locks = this.engine.getHeldLocks()
 			.stream()
 			.map((held) -> new HeldLockDescriptor(held.lockPath(), displayPath(held.lockPath()), held.lockName(),
 					held.mode(), held.fencingToken(), held.acquiredAt(), millisBetween(held.acquiredAt(), now),
@@ -78,7 +78,7 @@ public class LocksEndpoint {
 			.toList();
 		long sessionId = currentSessionId();
 		return new HeldLocksDescriptor(now, (sessionId != 0) ? hex(sessionId) : null,
-				this.coordinator.getRoot().path(), locks);
+				this.engine.getRootPath(), locks);
 	}
 
 	/**
@@ -105,7 +105,7 @@ public class LocksEndpoint {
 		Instant now = Instant.now();
 		long sessionId = currentSessionId();
 		Map<Long, String> holderThreads = new HashMap<>();
-		for (HeldLock held : this.coordinator.getHeldLocks()) {
+		for (HeldLock held : this.engine.getHeldLocks()) {
 			holderThreads.put(held.fencingToken(), held.holderThread());
 		}
 		List<LockNodeDescriptor> nodes = new ArrayList<>(queue.nodes().size());
@@ -125,7 +125,7 @@ public class LocksEndpoint {
 	}
 
 	private long currentSessionId() {
-		CuratorZookeeperClient zookeeperClient = this.coordinator.getClient().getZookeeperClient();
+		CuratorZookeeperClient zookeeperClient = this.engine.getClient().getZookeeperClient();
 		if (!zookeeperClient.isConnected()) {
 			return 0;
 		}

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 /**
  * Binds the gauge {@value #HELD_LOCKS}: the number of lock nodes this instance holds now
@@ -15,22 +15,22 @@ public class HeldLocksMeterBinder implements MeterBinder {
 	/** Name of the gauge of held locks. */
 	public static final String HELD_LOCKS = "zklock.locks.held";
 
-	private final LockCoordinator coordinator;
+	private final LockEngine engine;
 
 	/**
 	 * Creates the binder.
-	 * @param coordinator the lock engine whose held locks are counted
+	 * @param engine the lock engine whose held locks are counted
 	 */
-	public HeldLocksMeterBinder(LockCoordinator coordinator) {
-		if (coordinator == null) {
-			throw new IllegalArgumentException("'coordinator' must not be null");
+	public HeldLocksMeterBinder(LockEngine engine) {
+		if (engine == null) {
+			throw new IllegalArgumentException("'engine' must not be null");
 		}
-		this.coordinator = coordinator;
+		this.engine = engine;
 	}
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		Gauge.builder(HELD_LOCKS, this.coordinator, (coordinator) -> coordinator.getHeldLocks().size())
+		Gauge.builder(HELD_LOCKS, this.engine, (engine) -> engine.getHeldLocks().size())
 			.description("Lock nodes this instance holds")
 			.baseUnit("locks")
 			.strongReference(true)

@@ -21,7 +21,7 @@ import io.zklock.lock.LockTarget;
  * HTTP request's.
  *
  * <p>
- * The coordinator reports an acquire's outcome on the acquiring thread, so open observations
+ * The engine reports an acquire's outcome on the acquiring thread, so open observations
  * are kept in a per-thread stack. The end event stops the open observation of the same lock
  * path and mode; any other observation still open on the thread had no end reported (an
  * {@link Error} thrown inside its acquire) and is stopped then too, with an error, so none

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import io.zklock.lock.LockAcquisitionException;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
@@ -23,11 +23,11 @@ class DisconnectedCallTests extends ZkAnnotationTest {
 		lockingContext().withPropertyValues("zklock.zookeeper.connection-timeout=1s")
 			.withBean(Shipments.class)
 			.run((context) -> {
-				LockCoordinator coordinator = context.getBean(LockCoordinator.class);
+				LockEngine engine = context.getBean(LockEngine.class);
 				server.stop();
 				try {
 					Instant since = await().atMost(java.time.Duration.ofSeconds(20))
-						.until(() -> coordinator.disconnectedSince().orElse(null), java.util.Objects::nonNull);
+						.until(() -> engine.disconnectedSince().orElse(null), java.util.Objects::nonNull);
 					assertThatExceptionOfType(LockAcquisitionException.class)
 						.isThrownBy(() -> context.getBean(Shipments.class).ship("42"))
 						.withMessageStartingWith("Could not acquire the EXCLUSIVE lock on 'shipments/42' within 1000 ms "

@@ -17,7 +17,7 @@ import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockTarget;
 import io.zklock.lock.ReleaseResult;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -43,7 +43,7 @@ class DistributedLockAsyncTests extends ZkAnnotationTest {
 		this.contextRunner.run((context) -> {
 			Reports reports = context.getBean(Reports.class);
 			AtomicReference<String> releasedOn = new AtomicReference<>();
-			context.getBean(LockCoordinator.class).addListener(new LockListener() {
+			context.getBean(LockEngine.class).addListener(new LockListener() {
 				@Override
 				public void onReleased(LockTarget lock, long fencingToken, Duration heldFor, ReleaseResult result) {
 					if (lock.lockPath().equals("stage")) {

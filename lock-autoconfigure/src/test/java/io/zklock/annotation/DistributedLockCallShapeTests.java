@@ -23,7 +23,7 @@ import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockState;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -143,11 +143,11 @@ class DistributedLockCallShapeTests extends ZkAnnotationTest {
 		this.contextRunner.run((context) -> {
 			Shapes shapes = context.getBean(Shapes.class);
 			Sinks.One<String> gate = Sinks.one();
-			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
+			LockEngine engine = context.getBean(LockEngine.class);
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			StepVerifier.create(shapes.gatedMono(gate))
 				.then(() -> {
-					await().atMost(Duration.ofSeconds(20)).until(() -> !coordinator.getHeldLocks().isEmpty());
+					await().atMost(Duration.ofSeconds(20)).until(() -> !engine.getHeldLocks().isEmpty());
 					long session = sessionId(client);
 					try {
 						SessionExpiry.expire(client, server.getConnectString());

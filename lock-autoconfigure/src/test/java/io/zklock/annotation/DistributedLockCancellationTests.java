@@ -21,7 +21,7 @@ import reactor.core.scheduler.Schedulers;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockTarget;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -201,9 +201,9 @@ class DistributedLockCancellationTests extends ZkAnnotationTest {
 			for (Thread caller : callers) {
 				caller.join(TimeUnit.SECONDS.toMillis(40));
 			}
-			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
-			await("no hold left, now " + coordinator.getHeldLocks()).atMost(Duration.ofSeconds(10))
-				.until(() -> coordinator.getHeldLocks().isEmpty());
+			LockEngine engine = context.getBean(LockEngine.class);
+			await("no hold left, now " + engine.getHeldLocks()).atMost(Duration.ofSeconds(10))
+				.until(() -> engine.getHeldLocks().isEmpty());
 		});
 	}
 

@@ -21,7 +21,7 @@ import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;

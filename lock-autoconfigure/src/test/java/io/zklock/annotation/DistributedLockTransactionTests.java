@@ -15,7 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockState;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -158,7 +158,7 @@ class DistributedLockTransactionTests extends ZkAnnotationTest {
 	void shouldRollBackAJoinedTransactionWhoseLockWasLostBeforeTheCommit() {
 		this.contextRunner.run((context) -> {
 			AccountService.currentPath.set("accounts/" + ACCOUNT);
-			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
+			LockEngine engine = context.getBean(LockEngine.class);
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			Runnable loseTheLock = () -> {
 				try {
@@ -167,7 +167,7 @@ class DistributedLockTransactionTests extends ZkAnnotationTest {
 				catch (Exception ex) {
 					throw new IllegalStateException(ex);
 				}
-				await().atMost(Duration.ofSeconds(20)).until(() -> coordinator.getHeldLocks().stream()
+				await().atMost(Duration.ofSeconds(20)).until(() -> engine.getHeldLocks().stream()
 					.anyMatch((held) -> held.lockPath().equals("accounts/" + ACCOUNT) && held.state() == LockState.LOST));
 			};
 			assertThatExceptionOfType(LockLostException.class)
@@ -179,7 +179,7 @@ class DistributedLockTransactionTests extends ZkAnnotationTest {
 			assertThat(context.getBean(JdbcTemplate.class)
 				.queryForObject("select count(*) from deposit where account = '" + ACCOUNT + "'", Integer.class))
 				.as("nothing committed under a lost lock").isZero();
-			assertThat(coordinator.getHeldLocks()).isEmpty();
+			assertThat(engine.getHeldLocks()).isEmpty();
 		});
 	}
 

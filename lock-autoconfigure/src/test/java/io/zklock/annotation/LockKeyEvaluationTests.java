@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Timeout;
 
 import io.zklock.endpoint.LocksEndpoint;
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -21,7 +21,7 @@ class LockKeyEvaluationTests extends ZkAnnotationTest {
 	@Test
 	void shouldLockAKeyWithASlashAsOneSegmentShownDecodedByTheEndpoint() {
 		lockingContext().withBean(Shipments.class).run((context) -> {
-			LocksEndpoint endpoint = new LocksEndpoint(context.getBean(LockCoordinator.class));
+			LocksEndpoint endpoint = new LocksEndpoint(context.getBean(LockEngine.class));
 			String[] seen = context.getBean(Shipments.class)
 				.ship("eu/42", () -> endpoint.heldLocks().locks().get(0).displayPath());
 			assertThat(seen).containsExactly("shipments/eu%2F42", "shipments/eu/42");

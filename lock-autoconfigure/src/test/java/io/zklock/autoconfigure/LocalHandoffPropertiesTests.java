@@ -3,7 +3,7 @@ package io.zklock.autoconfigure;
 import java.time.Duration;
 
 import io.zklock.lock.LocalHandoff;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -14,7 +14,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code zklock.local-handoff.*} reaches the lock coordinator, with the engine's defaults, and a bad
+ * {@code zklock.local-handoff.*} reaches the lock engine, with the engine's defaults, and a bad
  * value fails start-up naming the property.
  */
 @Timeout(60)
@@ -25,9 +25,9 @@ class LocalHandoffPropertiesTests extends ZkServerTest {
 		.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString());
 
 	@Test
-	void shouldGiveTheCoordinatorTheEnginesDefaults() {
+	void shouldGiveTheEngineItsDefaults() {
 		this.contextRunner.run((context) -> {
-			assertThat(context.getBean(LockCoordinator.class).getLocalHandoff()).isEqualTo(LocalHandoff.defaults());
+			assertThat(context.getBean(LockEngine.class).getLocalHandoff()).isEqualTo(LocalHandoff.defaults());
 			LocalHandoffProperties properties = context.getBean(ZkLockProperties.class).getLocalHandoff();
 			assertThat(properties.getMaxHandoffs()).isEqualTo(LocalHandoff.DEFAULT_MAX_HANDOFFS);
 			assertThat(properties.getMaxTime()).isEqualTo(LocalHandoff.DEFAULT_MAX_TIME);
@@ -39,10 +39,10 @@ class LocalHandoffPropertiesTests extends ZkServerTest {
 		this.contextRunner
 			.withPropertyValues("zklock.local-handoff.enabled=true", "zklock.local-handoff.max-handoffs=8",
 					"zklock.local-handoff.max-time=20ms")
-			.run((context) -> assertThat(context.getBean(LockCoordinator.class).getLocalHandoff())
+			.run((context) -> assertThat(context.getBean(LockEngine.class).getLocalHandoff())
 				.isEqualTo(new LocalHandoff(true, 8, Duration.ofMillis(20))));
 		this.contextRunner.withPropertyValues("zklock.local-handoff.enabled=false")
-			.run((context) -> assertThat(context.getBean(LockCoordinator.class).getLocalHandoff().enabled()).isFalse());
+			.run((context) -> assertThat(context.getBean(LockEngine.class).getLocalHandoff().enabled()).isFalse());
 	}
 
 	@Test

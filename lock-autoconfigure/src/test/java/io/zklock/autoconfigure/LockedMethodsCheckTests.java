@@ -12,7 +12,7 @@ import io.zklock.annotation.DistributedSemaphore;
 import io.zklock.lock.AbstractLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -238,17 +238,17 @@ class LockedMethodsCheckTests extends ZkServerTest {
 	static class TwoLockApisConfiguration {
 
 		@Bean
-		ILockByCurator firstLocks(LockCoordinator coordinator) {
-			return lockApi(coordinator);
+		ILockByCurator firstLocks(LockEngine engine) {
+			return lockApi(engine);
 		}
 
 		@Bean
-		ILockByCurator secondLocks(LockCoordinator coordinator) {
-			return lockApi(coordinator);
+		ILockByCurator secondLocks(LockEngine engine) {
+			return lockApi(engine);
 		}
 
-		private static ILockByCurator lockApi(LockCoordinator coordinator) {
-			return new AbstractLockByCurator(coordinator) {
+		private static ILockByCurator lockApi(LockEngine engine) {
+			return new AbstractLockByCurator(engine) {
 
 				@Override
 				public LockMode defaultMode() {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;
@@ -51,7 +51,7 @@ class SpringCloudZookeeperTests extends ZkServerTest {
 				"--spring.cloud.zookeeper.config.enabled=false")) {
 			Map<String, CuratorFramework> clients = context.getBeansOfType(CuratorFramework.class);
 			assertThat(clients).containsOnlyKeys("curatorFramework");
-			assertThat(context.getBean(LockCoordinator.class).getClient()).isSameAs(clients.get("curatorFramework"));
+			assertThat(context.getBean(LockEngine.class).getClient()).isSameAs(clients.get("curatorFramework"));
 			assertLocks(context);
 		}
 		assertThat(output).containsOnlyOnce("zklock locks through the application's own CuratorFramework (ensemble '"
@@ -65,7 +65,7 @@ class SpringCloudZookeeperTests extends ZkServerTest {
 				"--spring.config.import=zookeeper:" + server.getConnectString())) {
 			Map<String, CuratorFramework> clients = context.getBeansOfType(CuratorFramework.class);
 			assertThat(clients).containsOnlyKeys("configDataCuratorFramework");
-			assertThat(context.getBean(LockCoordinator.class).getClient())
+			assertThat(context.getBean(LockEngine.class).getClient())
 				.isSameAs(clients.get("configDataCuratorFramework"));
 			assertLocks(context);
 		}
@@ -77,7 +77,7 @@ class SpringCloudZookeeperTests extends ZkServerTest {
 				"--spring.config.import=zookeeper:" + server.getConnectString())) {
 			Map<String, CuratorFramework> clients = context.getBeansOfType(CuratorFramework.class);
 			assertThat(clients).containsOnlyKeys("configDataCuratorFramework", "ordersClient");
-			assertThat(context.getBean(LockCoordinator.class).getClient()).isSameAs(clients.get("ordersClient"));
+			assertThat(context.getBean(LockEngine.class).getClient()).isSameAs(clients.get("ordersClient"));
 			assertLocks(context);
 		}
 	}
@@ -92,7 +92,7 @@ class SpringCloudZookeeperTests extends ZkServerTest {
 				"--management.health.zookeeper.enabled=false")) {
 			Map<String, CuratorFramework> clients = context.getBeansOfType(CuratorFramework.class);
 			assertThat(clients).containsOnlyKeys("configDataCuratorFramework", "ordersClient");
-			assertThat(context.getBean(LockCoordinator.class).getClient()).isSameAs(clients.get("ordersClient"));
+			assertThat(context.getBean(LockEngine.class).getClient()).isSameAs(clients.get("ordersClient"));
 			assertLocks(context);
 		}
 	}

@@ -23,7 +23,7 @@ import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.SharedLockByCurator;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.service.connection.ConnectionDetails;
@@ -55,7 +55,7 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 	void shouldCreateStartedNamespacedClientAndLockBeansByDefault() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(CuratorFramework.class)
-				.hasSingleBean(LockCoordinator.class)
+				.hasSingleBean(LockEngine.class)
 				.hasSingleBean(ExclusiveLockByCurator.class)
 				.hasSingleBean(SharedLockByCurator.class)
 				.hasSingleBean(DistributedLockAdvisor.class);
@@ -63,7 +63,7 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 			assertThat(client.getState()).isEqualTo(CuratorFrameworkState.STARTED);
 			assertThat(client.getNamespace()).isEqualTo("zklock");
 			assertThat(context.getBean(ILockByCurator.class)).isSameAs(context.getBean(ExclusiveLockByCurator.class));
-			assertThat(context.getBean(LockCoordinator.class).getRoot().path()).isEqualTo("/locks");
+			assertThat(context.getBean(LockEngine.class).getRootPath()).isEqualTo("/locks");
 			assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
 				.isEqualTo(Ordered.LOWEST_PRECEDENCE - 1);
 			ZkLockProperties properties = context.getBean(ZkLockProperties.class);
@@ -122,7 +122,7 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 				assertThat(retry.getBaseSleepTimeMs()).isEqualTo(50);
 				assertThat(retry.getMaxSleepTimeMs()).isEqualTo(2000);
 				assertThat(retry.getN()).isEqualTo(7);
-				assertThat(context.getBean(LockCoordinator.class).getRoot().path()).isEqualTo("/app/locks");
+				assertThat(context.getBean(LockEngine.class).getRootPath()).isEqualTo("/app/locks");
 				assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(42);
 				try (LockHandle lock = context.getBean(ILockByCurator.class).acquire("x", LockMode.EXCLUSIVE)) {
 					assertThat(lock.nodePath()).startsWith("/app/locks/x/");
@@ -172,7 +172,7 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 			assertThat(context).hasSingleBean(CuratorFramework.class).doesNotHaveBean(CuratorSafeNotifyExecutor.class);
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			assertThat(client.getNamespace()).isEqualTo("user");
-			assertThat(context.getBean(LockCoordinator.class).getClient()).isSameAs(client);
+			assertThat(context.getBean(LockEngine.class).getClient()).isSameAs(client);
 		});
 	}
 
@@ -193,7 +193,7 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 		this.contextRunner.withUserConfiguration(TwoClientsConfiguration.class, PrimaryClientConfiguration.class)
 			.run((context) -> {
 				assertThat(context).hasNotFailed().doesNotHaveBean("zkLockCuratorFramework");
-				assertThat(context.getBean(LockCoordinator.class).getClient())
+				assertThat(context.getBean(LockEngine.class).getClient())
 					.isSameAs(context.getBean("primaryClient"));
 			});
 	}
@@ -219,7 +219,7 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 				.run((context) -> {
 					assertThat(context).hasNotFailed();
 					assertThat(context.getBeansOfType(CuratorFramework.class)).hasSize(2);
-					assertThat(context.getBean(LockCoordinator.class).getClient().getNamespace()).isEqualTo("user");
+					assertThat(context.getBean(LockEngine.class).getClient().getNamespace()).isEqualTo("user");
 				});
 		}
 	}
@@ -232,7 +232,7 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 					.registerSingleton("configDataCuratorFramework", configDataClient))
 				.run((context) -> {
 					assertThat(context).hasNotFailed().doesNotHaveBean("zkLockCuratorFramework");
-					assertThat(context.getBean(LockCoordinator.class).getClient()).isSameAs(configDataClient);
+					assertThat(context.getBean(LockEngine.class).getClient()).isSameAs(configDataClient);
 				});
 		}
 	}
@@ -266,9 +266,9 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 	}
 
 	@Test
-	void shouldBackOffWhenUserDefinesCoordinatorAndAdvisor() {
-		this.contextRunner.withUserConfiguration(UserCoordinatorAndAdvisorConfiguration.class).run((context) -> {
-			assertThat(context.getBean(LockCoordinator.class).getRoot().path()).isEqualTo("/user-root");
+	void shouldBackOffWhenUserDefinesEngineAndAdvisor() {
+		this.contextRunner.withUserConfiguration(UserEngineAndAdvisorConfiguration.class).run((context) -> {
+			assertThat(context.getBean(LockEngine.class).getRootPath()).isEqualTo("/user-root");
 			assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(5);
 		});
 	}
@@ -430,7 +430,7 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 
 		@Bean
 		ILockByCurator userLockApi(CuratorFramework client) {
-			this.lock = new AbstractLockByCurator(new LockCoordinator(client, "/custom")) {
+			this.lock = new AbstractLockByCurator(new LockEngine(client, "/custom")) {
 
 				@Override
 				public LockMode defaultMode() {
@@ -444,11 +444,11 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	static class UserCoordinatorAndAdvisorConfiguration {
+	static class UserEngineAndAdvisorConfiguration {
 
 		@Bean
-		LockCoordinator userCoordinator(CuratorFramework client) {
-			return new LockCoordinator(client, "/user-root");
+		LockEngine userEngine(CuratorFramework client) {
+			return new LockEngine(client, "/user-root");
 		}
 
 		@Bean

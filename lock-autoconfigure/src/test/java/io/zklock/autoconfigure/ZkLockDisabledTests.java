@@ -118,7 +118,7 @@ class ZkLockDisabledTests {
 			.contains("Parameter 0 of constructor in " + Shipping.class.getName() + " requires a bean of type "
 					+ "io.zklock.lock.ExclusiveLockByCurator, but zklock is disabled (zklock.enabled=false from "
 					+ "\"zklock.enabled\" from property source \"commandLineArgs\"), and then defines no lock engine "
-					+ "beans: no CuratorFramework, LockCoordinator, ExclusiveLockByCurator, SharedLockByCurator or "
+					+ "beans: no CuratorFramework, LockEngine, ExclusiveLockByCurator, SharedLockByCurator or "
 					+ "SemaphoreByCurator, only an ILockByCurator that refuses every acquire, saying that zklock is "
 					+ "disabled.")
 			.contains("Inject ILockByCurator instead of ExclusiveLockByCurator, or remove zklock.enabled=false.");

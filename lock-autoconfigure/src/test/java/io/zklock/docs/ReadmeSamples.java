@@ -27,7 +27,7 @@ import io.zklock.lock.LockListener;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.SemaphoreByCurator;
 import io.zklock.lock.SharedLockByCurator;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -160,7 +160,7 @@ final class ReadmeSamples {
 
 		static SemaphoreByCurator sharedEngine(CuratorFramework client, LockListener myListener) {
 			// tag::shared-engine[]
-			LockCoordinator engine = new LockCoordinator(client, "/locks");   // io.zklock.lock.spi
+			LockEngine engine = new LockEngine(client, "/locks");
 			engine.addListener(myListener);
 			ILockByCurator locks = new ExclusiveLockByCurator(engine);
 			SharedLockByCurator readWrite = new SharedLockByCurator(engine);

@@ -25,7 +25,7 @@ import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockPaths;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 
@@ -54,9 +54,9 @@ class LocksEndpointTests {
 
 	private CuratorFramework otherClient;
 
-	private LockCoordinator coordinator;
+	private LockEngine engine;
 
-	private LockCoordinator otherInstance;
+	private LockEngine otherInstance;
 
 	private LocksEndpoint endpoint;
 
@@ -74,17 +74,17 @@ class LocksEndpointTests {
 	void connect() throws InterruptedException {
 		this.client = startClient();
 		this.otherClient = startClient();
-		this.coordinator = new LockCoordinator(this.client, "/locks", "instance-a".getBytes(StandardCharsets.UTF_8));
-		this.otherInstance = new LockCoordinator(this.otherClient, "/locks",
+		this.engine = new LockEngine(this.client, "/locks", "instance-a".getBytes(StandardCharsets.UTF_8));
+		this.otherInstance = new LockEngine(this.otherClient, "/locks",
 				"instance-b".getBytes(StandardCharsets.UTF_8));
-		this.endpoint = new LocksEndpoint(this.coordinator);
+		this.endpoint = new LocksEndpoint(this.engine);
 	}
 
 	@AfterEach
 	void disconnect() throws InterruptedException {
 		this.threads.shutdownNow();
 		assertThat(this.threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-		this.coordinator.close();
+		this.engine.close();
 		this.otherInstance.close();
 		this.client.close();
 		this.otherClient.close();
@@ -97,7 +97,7 @@ class LocksEndpointTests {
 		assertThat(none.locks()).isEmpty();
 		assertThat(none.rootPath()).isEqualTo("/locks");
 		assertThat(none.sessionId()).isEqualTo(hexSessionId(this.client));
-		try (LockHandle lock = new ExclusiveLockByCurator(this.coordinator).tryAcquire("orders/42", LockMode.WRITE, AWAIT, "orders")
+		try (LockHandle lock = new ExclusiveLockByCurator(this.engine).tryAcquire("orders/42", LockMode.WRITE, AWAIT, "orders")
 			.orElseThrow()) {
 			HeldLocksDescriptor held = this.endpoint.heldLocks();
 			assertThat(held.locks()).singleElement().satisfies((descriptor) -> {
@@ -117,7 +117,7 @@ class LocksEndpointTests {
 
 	@Test
 	void shouldShowHolderFirstThenWaitersOfEveryInstance() throws Exception {
-		try (LockHandle lock = new ExclusiveLockByCurator(this.coordinator).tryAcquire("orders/7", LockMode.EXCLUSIVE, AWAIT).orElseThrow()) {
+		try (LockHandle lock = new ExclusiveLockByCurator(this.engine).tryAcquire("orders/7", LockMode.EXCLUSIVE, AWAIT).orElseThrow()) {
 			Future<Optional<LockHandle>> waiter = this.threads
 				.submit(() -> new ExclusiveLockByCurator(this.otherInstance).tryAcquire("orders/7", LockMode.EXCLUSIVE, AWAIT));
 			await().atMost(AWAIT).until(() -> this.endpoint.lockQueue(new String[] { "orders", "7" }).nodes().size() == 2);
@@ -154,11 +154,11 @@ class LocksEndpointTests {
 	void shouldShowReadHoldersSideBySideBeforeAWaitingWriter() throws Exception {
 		CountDownLatch releaseReaders = new CountDownLatch(1);
 		CountDownLatch readersHold = new CountDownLatch(2);
-		List<Future<?>> readers = List.of(this.threads.submit(() -> read(this.coordinator, readersHold, releaseReaders)),
+		List<Future<?>> readers = List.of(this.threads.submit(() -> read(this.engine, readersHold, releaseReaders)),
 				this.threads.submit(() -> read(this.otherInstance, readersHold, releaseReaders)));
 		assertThat(readersHold.await(20, TimeUnit.SECONDS)).isTrue();
 		Future<Optional<LockHandle>> writer = this.threads
-			.submit(() -> new ExclusiveLockByCurator(this.coordinator).tryAcquire("stock/sku-1", LockMode.WRITE, AWAIT));
+			.submit(() -> new ExclusiveLockByCurator(this.engine).tryAcquire("stock/sku-1", LockMode.WRITE, AWAIT));
 		await().atMost(AWAIT)
 			.until(() -> this.endpoint.lockQueue(new String[] { "stock", "sku-1" }).nodes().size() == 3);
 		assertThat(this.endpoint.lockQueue(new String[] { "stock", "sku-1" }).nodes())
@@ -175,9 +175,9 @@ class LocksEndpointTests {
 
 	@Test
 	void shouldListSubPathsBelowALockPath() throws Exception {
-		try (LockHandle a = new ExclusiveLockByCurator(this.coordinator).tryAcquire("inventory/sku-2", LockMode.EXCLUSIVE, AWAIT).orElseThrow();
-				LockHandle b = new ExclusiveLockByCurator(this.coordinator).tryAcquire("inventory/sku-1", LockMode.READ, AWAIT).orElseThrow();
-				LockHandle parent = new ExclusiveLockByCurator(this.coordinator).tryAcquire("inventory", LockMode.READ, AWAIT).orElseThrow()) {
+		try (LockHandle a = new ExclusiveLockByCurator(this.engine).tryAcquire("inventory/sku-2", LockMode.EXCLUSIVE, AWAIT).orElseThrow();
+				LockHandle b = new ExclusiveLockByCurator(this.engine).tryAcquire("inventory/sku-1", LockMode.READ, AWAIT).orElseThrow();
+				LockHandle parent = new ExclusiveLockByCurator(this.engine).tryAcquire("inventory", LockMode.READ, AWAIT).orElseThrow()) {
 			LockQueueDescriptor queue = this.endpoint.lockQueue(new String[] { "inventory" });
 			assertThat(queue.subPaths()).containsExactly("inventory/sku-1", "inventory/sku-2");
 			assertThat(queue.nodes()).singleElement().extracting(LockNodeDescriptor::mode).isEqualTo(LockMode.READ);
@@ -189,7 +189,7 @@ class LocksEndpointTests {
 		// what @DistributedLock(path = "orders", key = "#id") locks for the id "a/b"
 		String stored = "orders/" + LockPaths.encodeSegment("a/b");
 		assertThat(stored).isEqualTo("orders/a%2Fb");
-		try (LockHandle lock = new ExclusiveLockByCurator(this.coordinator)
+		try (LockHandle lock = new ExclusiveLockByCurator(this.engine)
 			.tryAcquire(stored, LockMode.EXCLUSIVE, AWAIT)
 			.orElseThrow()) {
 			assertThat(this.endpoint.heldLocks().locks()).singleElement().satisfies((held) -> {
@@ -222,9 +222,9 @@ class LocksEndpointTests {
 			.withMessageContaining("Lock path 'orders/..' is invalid");
 	}
 
-	private Void read(LockCoordinator coordinator, CountDownLatch holding, CountDownLatch release)
+	private Void read(LockEngine engine, CountDownLatch holding, CountDownLatch release)
 			throws InterruptedException {
-		try (LockHandle lock = new ExclusiveLockByCurator(coordinator).tryAcquire("stock/sku-1", LockMode.READ, AWAIT).orElseThrow()) {
+		try (LockHandle lock = new ExclusiveLockByCurator(engine).tryAcquire("stock/sku-1", LockMode.READ, AWAIT).orElseThrow()) {
 			holding.countDown();
 			assertThat(release.await(20, TimeUnit.SECONDS)).isTrue();
 		}

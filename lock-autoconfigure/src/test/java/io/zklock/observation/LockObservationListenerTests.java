@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link LockObservationListener}'s per-thread bookkeeping, with event sequences a
- * real coordinator produces only on an {@link Error}; real acquires are tested in
+ * real engine produces only on an {@link Error}; real acquires are tested in
  * {@link io.zklock.autoconfigure.observation.ZkLockObservationAutoConfigurationTests}.
  */
 class LockObservationListenerTests {

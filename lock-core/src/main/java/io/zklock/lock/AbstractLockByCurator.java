@@ -13,7 +13,7 @@ public abstract class AbstractLockByCurator implements ILockByCurator {
 
 	/**
 	 * Creates the lock API over an engine.
-	 * @param engine the shared lock engine, such as an {@link io.zklock.lock.spi.LockCoordinator}
+	 * @param engine the shared lock engine
 	 * @throws IllegalArgumentException if {@code engine} is {@code null}
 	 */
 	protected AbstractLockByCurator(LockEngine engine) {

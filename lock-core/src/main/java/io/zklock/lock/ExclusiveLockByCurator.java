@@ -25,8 +25,7 @@ public class ExclusiveLockByCurator extends AbstractLockByCurator {
 
 	/**
 	 * Creates the exclusive lock over a shared engine.
-	 * @param engine the lock engine, shared with {@link SharedLockByCurator}, such as an
-	 * {@link io.zklock.lock.spi.LockCoordinator}
+	 * @param engine the lock engine, shared with {@link SharedLockByCurator}
 	 * @throws IllegalArgumentException if {@code engine} is {@code null}
 	 */
 	public ExclusiveLockByCurator(LockEngine engine) {
@@ -34,15 +33,15 @@ public class ExclusiveLockByCurator extends AbstractLockByCurator {
 	}
 
 	/**
-	 * Creates the exclusive lock with its own engine, for use without Spring; the engine is
-	 * found with {@link java.util.ServiceLoader} (see {@link LockEngine}).
+	 * Creates the exclusive lock with its own {@link LockEngine} over {@code client}, for use
+	 * without Spring; to share one engine between the beans (so that they see each other's holds)
+	 * or to close it, create it yourself and use {@link #ExclusiveLockByCurator(LockEngine)}.
 	 * @param client a started Curator client
 	 * @param rootPath the lock root, such as {@code "/locks"}
 	 * @throws IllegalArgumentException if the lock root is not a valid ZooKeeper path
-	 * @throws IllegalStateException if zklock-core's engine is not on the class path
 	 */
 	public ExclusiveLockByCurator(CuratorFramework client, String rootPath) {
-		this(Engines.create(client, rootPath));
+		this(new LockEngine(client, rootPath));
 	}
 
 }

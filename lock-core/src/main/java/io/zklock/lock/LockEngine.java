@@ -5,58 +5,140 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import io.zklock.lock.internal.ClientLocks;
+import io.zklock.lock.internal.LockRoot;
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The lock engine that {@link ExclusiveLockByCurator}, {@link SharedLockByCurator} and
- * {@link SemaphoreByCurator} delegate to: it queues and deletes lock nodes, keeps the holds of
- * one Curator client, follows its session and tells {@link LockListener}s. Implemented by
- * zklock's engine and obtained from {@link io.zklock.lock.spi.LockCoordinator} (a Spring bean
- * under the auto-configuration); applications inject {@link ILockByCurator} instead, and need
- * this type only to share one engine between the beans or to register a listener.
+ * zklock's lock engine for one Curator client: the one object behind
+ * {@link ExclusiveLockByCurator}, {@link SharedLockByCurator} and {@link SemaphoreByCurator}. It
+ * resolves lock paths against its lock root, queues and deletes lock nodes, keeps the holds and
+ * their thread-owned reentrancy, follows the session (doubt, loss, confirmation) and tells
+ * {@link LockListener}s. Share one engine per client, so that both beans, and the semaphores, see
+ * the same holds; the auto-configuration makes it a bean. Applications inject
+ * {@link ILockByCurator}, and need this type to share one engine without Spring, to register a
+ * listener, or to stop granting at shutdown.
+ *
+ * <pre class="code">
+ * LockEngine engine = new LockEngine(client, "/locks");
+ * ILockByCurator exclusive = new ExclusiveLockByCurator(engine);
+ * ILockByCurator shared = new SharedLockByCurator(engine);
+ * </pre>
+ *
+ * It resolves paths and checks arguments, and hands each call to its machinery in
+ * {@code io.zklock.lock.internal} (entered through {@code ClientLocks}; how the lock works:
+ * docs/lock-protocol.md), no type of which appears in this API.
  *
  * <p>
- * The API reaches the engine without depending on it: the constructors that take a client,
- * such as {@code new ExclusiveLockByCurator(client, "/locks")}, look up a {@link Provider}
- * with {@link java.util.ServiceLoader}, the JDK's documented way for an API to find its
- * implementation at run time (the JDK's own {@code java.nio.file.spi.FileSystemProvider} and
- * JDBC drivers are found the same way). zklock-core registers its provider in
- * {@code META-INF/services}.
- *
- * <p>
- * Implementations are thread-safe.
+ * Thread-safe.
  */
-public interface LockEngine extends AutoCloseable {
+public final class LockEngine implements AutoCloseable {
+
+	private final CuratorFramework client;
+
+	private final LockRoot root;
+
+	private final LocalHandoff localHandoff;
+
+	private final ClientLocks locks;
+
+	/**
+	 * Creates an engine whose lock nodes carry no data, with local handoff as
+	 * {@link LocalHandoff#defaults()} says (off).
+	 * @param client a started Curator client; its namespace, if any, contains the lock root
+	 * @param rootPath the lock root, such as {@code "/locks"}
+	 * @throws IllegalArgumentException if the client is {@code null} or the lock root is not a
+	 * valid ZooKeeper path
+	 */
+	public LockEngine(CuratorFramework client, String rootPath) {
+		this(client, rootPath, new byte[0]);
+	}
+
+	/**
+	 * Creates an engine with local handoff as {@link LocalHandoff#defaults()} says (off).
+	 * @param client a started Curator client; its namespace, if any, contains the lock root
+	 * @param rootPath the lock root, such as {@code "/locks"}
+	 * @param nodeData the bytes every lock node carries, for example an instance id; never
+	 * {@code null}
+	 * @throws IllegalArgumentException if the client is {@code null} or the lock root is not a
+	 * valid ZooKeeper path
+	 */
+	public LockEngine(CuratorFramework client, String rootPath, byte[] nodeData) {
+		this(client, rootPath, nodeData, LocalHandoff.defaults());
+	}
+
+	/**
+	 * Creates an engine with a local-handoff setting: whether a held {@code EXCLUSIVE} or
+	 * {@code WRITE} lock node is handed to this engine's next waiter for the same lock path
+	 * instead of being deleted (lock cohorting), and the bounds of such a chain.
+	 * @param client a started Curator client; its namespace, if any, contains the lock root
+	 * @param rootPath the lock root, such as {@code "/locks"}
+	 * @param nodeData the bytes every lock node carries, for example an instance id; never
+	 * {@code null}
+	 * @param localHandoff the local-handoff setting, such as {@link LocalHandoff#on()}
+	 * @throws IllegalArgumentException if the client is {@code null}, the lock root is not a valid
+	 * ZooKeeper path, or {@code nodeData} or {@code localHandoff} is {@code null}
+	 */
+	public LockEngine(CuratorFramework client, String rootPath, byte[] nodeData, LocalHandoff localHandoff) {
+		if (nodeData == null) {
+			throw new IllegalArgumentException("'nodeData' must not be null; pass an empty array for none");
+		}
+		if (localHandoff == null) {
+			throw new IllegalArgumentException("'localHandoff' must not be null; pass LocalHandoff.off() for none");
+		}
+		this.root = new LockRoot(client, rootPath);
+		this.client = client;
+		this.localHandoff = localHandoff;
+		this.locks = new ClientLocks(client, nodeData, localHandoff);
+	}
 
 	/**
 	 * Acquires a lock as the request says; see {@link ILockByCurator#tryAcquire(LockRequest)},
 	 * which delegates here.
 	 * @param request the lock path, mode, wait, owner and name
-	 * @return the handle, or empty if the wait ran out (no lock node is then left behind)
-	 * @throws IllegalArgumentException if the lock path is invalid
-	 * @throws IllegalStateException if the current thread would wait for its own
-	 * thread-owned hold
+	 * @return the handle, or empty if the wait ran out (its lock node is deleted in the background)
+	 * @throws IllegalArgumentException if the request is {@code null} or its lock path is invalid
+	 * @throws IllegalStateException if the current thread would wait for its own thread-owned hold
 	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again), if
-	 * ZooKeeper fails, or if the current thread's thread-owned hold is in doubt or lost
+	 * ZooKeeper fails, if the current thread's thread-owned hold is in doubt or lost, or if this
+	 * engine stopped granting ({@link #stopGranting(String)})
 	 */
-	Optional<LockHandle> acquire(LockRequest request);
+	public Optional<LockHandle> acquire(LockRequest request) {
+		if (request == null) {
+			throw new IllegalArgumentException("Lock request must not be null; build one with LockRequest.of(path, mode)");
+		}
+		String lockPath = this.root.relative(request.path());
+		return this.locks.acquire(request, lockPath, this.root.zooKeeperPath(lockPath));
+	}
+
+	/**
+	 * Takes one of {@code permits} permits of the semaphore on {@code path}, on Curator's
+	 * {@code InterProcessSemaphoreV2}; see {@link SemaphoreByCurator}, which delegates here.
+	 * @param path the semaphore path, such as {@code "reports"}, relative to the lock root
+	 * @param permits the semaphore's permit count, at least 1, the same in every process
+	 * @param maxWait the longest wait, {@link Duration#ZERO} to take a free permit or give up;
+	 * {@code null} to wait as long as it takes
+	 * @return the lease, or empty if the wait ran out (nothing is left behind)
+	 * @throws IllegalArgumentException if the permit count or the path is invalid
+	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again), if
+	 * ZooKeeper fails, or if this engine stopped granting
+	 */
+	public Optional<PermitLease> acquirePermit(String path, int permits, @Nullable Duration maxWait) {
+		if (permits < 1) {
+			throw new IllegalArgumentException("Permit count " + permits + " for semaphore '" + path
+					+ "' is invalid: a semaphore needs at least 1 permit");
+		}
+		String relative = this.root.relative(path);
+		return this.locks.acquirePermit(relative, this.root.zooKeeperPath(relative), permits, maxWait);
+	}
 
 	/**
 	 * The lock nodes this engine holds now, oldest first.
 	 * @return a snapshot, one entry per lock node (reentrant holds are counted in it)
 	 */
-	List<HeldLock> getHeldLocks();
-
-	/**
-	 * Since when this engine's client is not connected to the ensemble: while it is not, no
-	 * lock node can be created or watched, and waits run out for the connection rather than
-	 * for the lock's holders.
-	 * @return the instant the connection went away (at the latest, when the engine began to
-	 * follow the client), or empty while connected or if the engine does not know
-	 */
-	default Optional<Instant> disconnectedSince() {
-		return Optional.empty();
+	public List<HeldLock> getHeldLocks() {
+		return this.locks.heldLocks();
 	}
 
 	/**
@@ -64,45 +146,74 @@ public interface LockEngine extends AutoCloseable {
 	 * @param listener the listener
 	 * @throws IllegalArgumentException if {@code listener} is {@code null}
 	 */
-	void addListener(LockListener listener);
+	public void addListener(LockListener listener) {
+		this.locks.addListener(listener);
+	}
 
 	/**
-	 * Takes one of {@code permits} permits of the semaphore on {@code path}; see
-	 * {@link SemaphoreByCurator}, which delegates here.
-	 * @param path the semaphore path, such as {@code "reports"}, relative to the lock root
-	 * @param permits the semaphore's permit count, at least 1, the same in every process
-	 * @param maxWait the longest wait, {@link Duration#ZERO} to take a free permit or give
-	 * up; {@code null} to wait as long as it takes
-	 * @return the lease, or empty if the wait ran out (nothing is left behind)
-	 * @throws IllegalArgumentException if the permit count or the path is invalid
-	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again) or
-	 * if ZooKeeper fails
+	 * Since when this engine's client is not connected to the ensemble: while it is not, no lock
+	 * node can be created or watched, and waits run out for the connection rather than for the
+	 * lock's holders.
+	 * @return the instant the connection went away (at the latest, when the engine began to
+	 * follow the client), or empty while connected
 	 */
-	Optional<PermitLease> acquirePermit(String path, int permits, @Nullable Duration maxWait);
+	public Optional<Instant> disconnectedSince() {
+		return this.locks.disconnectedSince();
+	}
 
 	/**
-	 * Stops following the client's connection state. Held locks and leases stay as they are;
-	 * release them before closing the client.
+	 * Grants no lock and no permit from now on, for an orderly shutdown: every new acquire fails
+	 * at once with a {@link LockAcquisitionException} that gives {@code reason}; one already
+	 * waiting fails the same way when its turn comes, and gives the lock up at once, so that the
+	 * next waiter in the queue (of another process) gets it. A thread re-entering a lock it holds
+	 * still gets it, and held locks stay held until released, so that running work can finish.
+	 * Not undone: an engine that stopped granting stays so.
+	 * @param reason why, for the exception's message, such as "the application is shutting down"
+	 * @throws IllegalArgumentException if {@code reason} is {@code null} or blank
+	 */
+	public void stopGranting(String reason) {
+		if (reason == null || reason.isBlank()) {
+			throw new IllegalArgumentException("'reason' must not be blank: it is what a refused acquire says");
+		}
+		this.locks.stopGranting(reason);
+	}
+
+	/**
+	 * The Curator client the locks use.
+	 * @return the client
+	 */
+	public CuratorFramework getClient() {
+		return this.client;
+	}
+
+	/**
+	 * The local-handoff setting this engine was made with.
+	 * @return the setting
+	 */
+	public LocalHandoff getLocalHandoff() {
+		return this.localHandoff;
+	}
+
+	/**
+	 * The lock root that lock paths are relative to.
+	 * @return for example {@code "/locks"}, inside the client's namespace
+	 */
+	public String getRootPath() {
+		return this.root.path();
+	}
+
+	/**
+	 * Stops following the client's connection state and timing hold bounds. Held locks stay as
+	 * they are; release them before closing the client.
 	 */
 	@Override
-	void close();
+	public void close() {
+		this.locks.close();
+	}
 
-	/**
-	 * Makes engines for the constructors that take a Curator client. zklock-core provides
-	 * one, found with {@link java.util.ServiceLoader}; there is no need to implement it.
-	 */
-	interface Provider {
-
-		/**
-		 * Creates an engine with its own session guard over a client.
-		 * @param client a started Curator client; its namespace, if any, contains the lock root
-		 * @param rootPath the lock root, such as {@code "/locks"}
-		 * @return the engine; the caller closes it
-		 * @throws IllegalArgumentException if the client is {@code null} or the lock root is
-		 * not a valid ZooKeeper path
-		 */
-		LockEngine create(CuratorFramework client, String rootPath);
-
+	@Override
+	public String toString() {
+		return "LockEngine[" + this.root.path() + ", namespace " + this.client.getNamespace() + "]";
 	}
 
 }

@@ -30,7 +30,7 @@ public class SemaphoreByCurator implements AutoCloseable {
 	/**
 	 * Creates the semaphores of a lock engine: same client, lock root and session guard as its
 	 * locks.
-	 * @param engine the engine, such as an {@link io.zklock.lock.spi.LockCoordinator}
+	 * @param engine the engine
 	 * @throws IllegalArgumentException if {@code engine} is {@code null}
 	 */
 	public SemaphoreByCurator(LockEngine engine) {
@@ -39,15 +39,13 @@ public class SemaphoreByCurator implements AutoCloseable {
 
 	/**
 	 * Creates semaphores with their own engine and session guard, for use without Spring; close
-	 * them when done. The engine is found with {@link java.util.ServiceLoader} (see
-	 * {@link LockEngine}).
+	 * them when done (that closes their {@link LockEngine}).
 	 * @param client a started Curator client
 	 * @param rootPath the root under which semaphore paths live, such as {@code "/locks"}
 	 * @throws IllegalArgumentException if the root is not a valid ZooKeeper path
-	 * @throws IllegalStateException if zklock-core's engine is not on the class path
 	 */
 	public SemaphoreByCurator(CuratorFramework client, String rootPath) {
-		this(Engines.create(client, rootPath), true);
+		this(new LockEngine(client, rootPath), true);
 	}
 
 	private SemaphoreByCurator(LockEngine engine, boolean ownsEngine) {

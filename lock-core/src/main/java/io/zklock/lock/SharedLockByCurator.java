@@ -18,8 +18,7 @@ public class SharedLockByCurator extends AbstractLockByCurator {
 
 	/**
 	 * Creates the read/write lock over a shared engine.
-	 * @param engine the lock engine, shared with {@link ExclusiveLockByCurator}, such as an
-	 * {@link io.zklock.lock.spi.LockCoordinator}
+	 * @param engine the lock engine, shared with {@link ExclusiveLockByCurator}
 	 * @throws IllegalArgumentException if {@code engine} is {@code null}
 	 */
 	public SharedLockByCurator(LockEngine engine) {
@@ -27,15 +26,15 @@ public class SharedLockByCurator extends AbstractLockByCurator {
 	}
 
 	/**
-	 * Creates the read/write lock with its own engine, for use without Spring; the engine is
-	 * found with {@link java.util.ServiceLoader} (see {@link LockEngine}).
+	 * Creates the read/write lock with its own {@link LockEngine} over {@code client}, for use
+	 * without Spring; to share one engine between the beans (so that they see each other's holds)
+	 * or to close it, create it yourself and use {@link #SharedLockByCurator(LockEngine)}.
 	 * @param client a started Curator client
 	 * @param rootPath the lock root, such as {@code "/locks"}
 	 * @throws IllegalArgumentException if the lock root is not a valid ZooKeeper path
-	 * @throws IllegalStateException if zklock-core's engine is not on the class path
 	 */
 	public SharedLockByCurator(CuratorFramework client, String rootPath) {
-		this(Engines.create(client, rootPath));
+		this(new LockEngine(client, rootPath));
 	}
 
 	/**

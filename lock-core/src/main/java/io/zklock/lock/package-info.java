@@ -14,27 +14,24 @@
  *  │ io.zklock.lock            the API (this package): what you import      │
  *  │   ILockByCurator ◄── ExclusiveLockByCurator, SharedLockByCurator       │
  *  │   SemaphoreByCurator, LockRequest, LockHandle, LockMode, LockListener… │
- *  │   LockEngine: the seam the beans delegate to                           │
- *  └───────────────────────────────▲───────────────────────────────────────┘
- *                                  │ implements LockEngine (imports the API)
- *  ┌───────────────────────────────┴───────────────────────────────────────┐
- *  │ io.zklock.lock.spi        the engine's front door, for the Spring      │
- *  │   LockCoordinator, LockRoot, LockQueueInspector   module and tests     │
- *  └───────────────────────────────┬───────────────────────────────────────┘
- *                                  │ uses
- *  ┌───────────────────────────────▼───────────────────────────────────────┐
+ *  │   LockEngine: the engine of one client, shared by the beans            │
+ *  └──────────────┬───────────────────────────────────────────▲───────────┘
+ *                 │ LockEngine hands each call to             │ implements and returns
+ *  ┌──────────────▼───────────────────────────────────────────┴───────────┐
  *  │ io.zklock.lock.internal   the machinery: acquire protocol, session     │
- *  │   guard, holds, node deletion (imports the API only; no promise)       │
+ *  │   guard, holds, node deletion, local handoff (no compatibility promise)│
  *  └───────────────────────────────┬───────────────────────────────────────┘
  *                                  ▼
  *                    Apache Curator ──► ZooKeeper ensemble
+ *
+ *  io.zklock.lock.inspection   a lock path's queue as ZooKeeper has it, for
+ *                              operations (the actuator endpoint) and tests
  * </pre>
  *
- * Dependencies run one way: the engine imports this package, this package imports neither
- * sub-package (a test keeps it so). The beans reach the engine through {@link LockEngine}: the
- * constructors that take a Curator client find it with {@link java.util.ServiceLoader}; under
- * Spring Boot the auto-configuration passes one shared {@link io.zklock.lock.spi.LockCoordinator}.
- *
+ * No type of the machinery appears in a public signature of this package (a test keeps it so):
+ * the API constructs its engine and calls it, the engine implements and returns the API's
+ * types, and what an application compiles against is this package alone.
+
  * <h2>A first lock</h2>
  *
  * <pre class="code">
@@ -111,7 +108,7 @@
  * create the engine once:
  *
  * <pre class="code">
- * LockCoordinator engine = new LockCoordinator(client, "/locks");
+ * LockEngine engine = new LockEngine(client, "/locks");
  * engine.addListener(metrics);
  * ILockByCurator locks = new ExclusiveLockByCurator(engine);
  * SharedLockByCurator readWrite = new SharedLockByCurator(engine);

@@ -3,7 +3,7 @@ package io.zklock.layerfixture;
 import java.util.List;
 
 import io.zklock.layerfixture.internal.Machine;
-import io.zklock.layerfixture.spi.Door;
+import io.zklock.layerfixture.inspection.Door;
 import org.apache.curator.framework.CuratorFramework;
 
 /**

@@ -29,22 +29,22 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The layer rules of lock-core, for an API package and its two sub-packages: {@code spi} (what
- * the Spring layer, the endpoint and tests see of the engine) and {@code internal} (the
- * machinery). Built for any root package so that {@code LayerRulesTests} can show each rule
+ * The layer rules of lock-core, for an API package and its two sub-packages: {@code internal}
+ * (the machinery) and {@code inspection} (a lock path's queue as ZooKeeper has it, for the
+ * actuator endpoint and tests, built on the machinery). Built for any root package so that {@code LayerRulesTests} can show each rule
  * failing on a fixture that breaks it.
  */
 final class LayerRules {
 
 	private final String api;
 
-	private final String spi;
+	private final String inspection;
 
 	private final String internal;
 
 	LayerRules(String api) {
 		this.api = api;
-		this.spi = api + ".spi";
+		this.inspection = api + ".inspection";
 		this.internal = api + ".internal";
 	}
 
@@ -64,14 +64,14 @@ final class LayerRules {
 			.because("users compile against the API (" + this.api + "); the engine below it is free to change");
 	}
 
-	/** The machinery imports the API only, never the SPI above it. */
-	ArchRule internalImportsNoSpi() {
+	/** The machinery imports the API only, never the inspection built on it. */
+	ArchRule internalImportsNoInspection() {
 		return noClasses().that()
 			.resideInAPackage(this.internal + "..")
 			.should()
 			.dependOnClassesThat()
-			.resideInAPackage(this.spi + "..")
-			.because("the SPI is the engine's front door and sits above the machinery");
+			.resideInAPackage(this.inspection + "..")
+			.because("the inspection of queues is built on the machinery, not part of it");
 	}
 
 	/** No class depends on a class of {@code packagePattern} (ArchUnit's package syntax, such as {@code "org.springframework.."}). */
@@ -105,12 +105,12 @@ final class LayerRules {
 	}
 
 	/**
-	 * No two top-level classes of the engine ({@code spi} and {@code internal}) depend on each
+	 * No two top-level classes of the engine ({@code inspection} and {@code internal}) depend on each
 	 * other both ways; nested, inner and anonymous classes count as their top-level class.
 	 */
 	ArchRule noMutualEngineClasses() {
-		return classes().that(resideInAnyPackage(this.spi + "..", this.internal + ".."))
-			.should(new NoMutualDependency(this.spi, this.internal))
+		return classes().that(resideInAnyPackage(this.inspection + "..", this.internal + ".."))
+			.should(new NoMutualDependency(this.inspection, this.internal))
 			.because("a pair that calls each other both ways is one class in two files, or needs a small "
 					+ "interface owned by the lower side");
 	}

@@ -23,20 +23,20 @@ class LayerRulesTests {
 	void shouldFailWhenAPublicSignatureOfTheApiNamesAnEngineType() {
 		assertThat(report(RULES.apiSignaturesNameNoEngineType()))
 			.contains("io.zklock.layerfixture.Api.machine names io.zklock.layerfixture.internal.Machine")
-			.contains("io.zklock.layerfixture.Api.doors() names io.zklock.layerfixture.spi.Door")
+			.contains("io.zklock.layerfixture.Api.doors() names io.zklock.layerfixture.inspection.Door")
 			.doesNotContain("quietly");
 	}
 
 	@Test
-	void shouldFailWhenTheMachineryImportsTheSpi() {
-		assertThat(report(RULES.internalImportsNoSpi())).contains("io.zklock.layerfixture.internal.Machine")
-			.contains("io.zklock.layerfixture.spi.Door");
+	void shouldFailWhenTheMachineryImportsTheInspection() {
+		assertThat(report(RULES.internalImportsNoInspection())).contains("io.zklock.layerfixture.internal.Machine")
+			.contains("io.zklock.layerfixture.inspection.Door");
 	}
 
 	@Test
 	void shouldFailOnAPackageCycle() {
 		assertThat(report(RULES.noPackageCycles())).contains("io.zklock.layerfixture.internal")
-			.contains("io.zklock.layerfixture.spi");
+			.contains("io.zklock.layerfixture.inspection");
 	}
 
 	@Test
@@ -44,7 +44,7 @@ class LayerRulesTests {
 		assertThat(report(RULES.noMutualEngineClasses()))
 			.contains("io.zklock.layerfixture.internal.Attempt and io.zklock.layerfixture.internal.Round depend on "
 					+ "each other both ways")
-			.contains("io.zklock.layerfixture.internal.Machine and io.zklock.layerfixture.spi.Door depend on each "
+			.contains("io.zklock.layerfixture.inspection.Door and io.zklock.layerfixture.internal.Machine depend on each "
 					+ "other both ways");
 	}
 

@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The layers of lock-core, kept true: no public signature of the API ({@code io.zklock.lock})
  * names a type of its sub-packages (the API may use its engine, users never see it); the
- * machinery ({@code internal}) imports the API only, never the SPI; no cycle among the engine's
+ * machinery ({@code internal}) imports the API only, never the inspection; no cycle among the engine's
  * packages; no two engine classes depend on each other both ways; no Spring anywhere in
  * lock-core. {@link LayerRulesTests} shows each rule failing on a fixture that breaks it.
  */
@@ -27,7 +27,7 @@ class LayerTests {
 			.importPackages("io.zklock.lock");
 		// an empty import would let every rule pass
 		assertThat(main.stream().map((javaClass) -> javaClass.getPackageName()).distinct())
-			.containsExactlyInAnyOrder("io.zklock.lock", "io.zklock.lock.spi", "io.zklock.lock.internal");
+			.containsExactlyInAnyOrder("io.zklock.lock", "io.zklock.lock.inspection", "io.zklock.lock.internal");
 	}
 
 	@Test
@@ -36,8 +36,8 @@ class LayerTests {
 	}
 
 	@Test
-	void shouldKeepTheMachineryBelowTheSpi() {
-		RULES.internalImportsNoSpi().check(main);
+	void shouldKeepTheMachineryBelowTheInspection() {
+		RULES.internalImportsNoInspection().check(main);
 	}
 
 	@Test

@@ -15,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.zklock.lock.spi.LockCoordinator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.zookeeper.KeeperException;
@@ -42,7 +41,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Local handoff (lock cohorting, issue 23): the {@code EXCLUSIVE} and {@code WRITE} acquires of one
- * coordinator for one lock path share one lock node, handed from holder to local waiter with one
+ * engine for one lock path share one lock node, handed from holder to local waiter with one
  * {@code multi(check(node), setData(lock path))} whose zxid is the next token; on a real server.
  */
 @Timeout(60)
@@ -59,13 +58,13 @@ class LocalHandoffTests extends ZkServerTest {
 		this.threads.shutdownNow();
 	}
 
-	private LockCoordinator coordinator(LocalHandoff handoff) {
-		return new LockCoordinator(this.clients.newClient(), ROOT, new byte[0], handoff);
+	private LockEngine engine(LocalHandoff handoff) {
+		return new LockEngine(this.clients.newClient(), ROOT, new byte[0], handoff);
 	}
 
 	@Test
 	void shouldHandTheNodeToTheNextLocalWaiterWithTheZxidOfTheHandoffWriteAsToken() throws Exception {
-		LockCoordinator engine = coordinator(LONG_CHAINS);
+		LockEngine engine = engine(LONG_CHAINS);
 		CuratorFramework observer = this.clients.newClient();
 		LockHandle first = engine.acquire(LockRequest.of("cohort/hand", LockMode.EXCLUSIVE)).orElseThrow();
 		long pathVersion = observer.checkExists().forPath(basePath("cohort/hand")).getVersion();
@@ -89,7 +88,7 @@ class LocalHandoffTests extends ZkServerTest {
 
 	@Test
 	void shouldCostOneRequestPerLocalHandoff() throws Exception {
-		LockCoordinator engine = coordinator(LONG_CHAINS);
+		LockEngine engine = engine(LONG_CHAINS);
 		LockHandle first = engine.acquire(LockRequest.of("cohort/count", LockMode.WRITE)).orElseThrow();
 		long before = ZkTestSupport.serverPacketsReceived(server);
 		int waiters = 20;
@@ -113,7 +112,7 @@ class LocalHandoffTests extends ZkServerTest {
 
 	@Test
 	void shouldNeverLetAReaderJoinAWriterNorHandAReadNode() throws Exception {
-		LockCoordinator engine = coordinator(LONG_CHAINS);
+		LockEngine engine = engine(LONG_CHAINS);
 		CuratorFramework observer = this.clients.newClient();
 		LockHandle writer = engine.acquire(LockRequest.of("cohort/modes", LockMode.WRITE)).orElseThrow();
 		Future<LockHandle> reader = this.threads.submit(() -> engine.acquire(LockRequest.of("cohort/modes",
@@ -136,7 +135,7 @@ class LocalHandoffTests extends ZkServerTest {
 
 	@Test
 	void shouldKeepThreadOwnedReentrancyAndCallOwnedHoldersApart() throws Exception {
-		LockCoordinator engine = coordinator(LONG_CHAINS);
+		LockEngine engine = engine(LONG_CHAINS);
 		ILockByCurator locks = new ExclusiveLockByCurator(engine);
 		LockHandle outer = engine.acquire(LockRequest.of("cohort/reentry", LockMode.EXCLUSIVE)
 			.ownedBy(HoldOwner.THREAD)).orElseThrow();
@@ -161,7 +160,7 @@ class LocalHandoffTests extends ZkServerTest {
 
 	@Test
 	void shouldLeaveNothingWhenALocalWaiterGivesUp() throws Exception {
-		LockCoordinator engine = coordinator(LONG_CHAINS);
+		LockEngine engine = engine(LONG_CHAINS);
 		CuratorFramework observer = this.clients.newClient();
 		LockHandle held = engine.acquire(LockRequest.of("cohort/give-up", LockMode.EXCLUSIVE)).orElseThrow();
 		Future<Optional<LockHandle>> timedOut = this.threads.submit(() -> engine
@@ -186,7 +185,7 @@ class LocalHandoffTests extends ZkServerTest {
 
 	@Test
 	void shouldFallBackToTheOrdinaryPathWhenTheHandoffWriteFails() throws Exception {
-		LockCoordinator engine = coordinator(LONG_CHAINS);
+		LockEngine engine = engine(LONG_CHAINS);
 		CuratorFramework observer = this.clients.newClient();
 		LockHandle held = engine.acquire(LockRequest.of("cohort/write-fails", LockMode.EXCLUSIVE)).orElseThrow();
 		// someone deletes the holder's node (Curator's TN7 says never to): the check of the write
@@ -211,7 +210,7 @@ class LocalHandoffTests extends ZkServerTest {
 	 */
 	@Test
 	void shouldHandNothingOnOnceAHandoffWriteFailed() throws Exception {
-		LockCoordinator engine = coordinator(LONG_CHAINS);
+		LockEngine engine = engine(LONG_CHAINS);
 		CuratorFramework observer = this.clients.newClient();
 		String path = "cohort/write-failed-later";
 		LockHandle held = engine.acquire(LockRequest.of(path, LockMode.EXCLUSIVE)).orElseThrow();
@@ -254,7 +253,7 @@ class LocalHandoffTests extends ZkServerTest {
 	void shouldNotHandTheNodeOnWhileAGuardedWriteOfItsHolderRuns() throws Exception {
 		StallingMulti stall = new StallingMulti();
 		CuratorFramework client = this.clients.newClient(NAMESPACE, ZooKeeperHandles.factory(stall));
-		LockCoordinator engine = new LockCoordinator(client, ROOT, new byte[0], LONG_CHAINS);
+		LockEngine engine = new LockEngine(client, ROOT, new byte[0], LONG_CHAINS);
 		String path = "cohort/guarded";
 		client.create().orSetData().creatingParentsIfNeeded().forPath("/guarded/cohort", new byte[0]);
 		LockHandle held = engine.acquire(LockRequest.of(path, LockMode.EXCLUSIVE).ownedBy(HoldOwner.CALL))
@@ -309,7 +308,7 @@ class LocalHandoffTests extends ZkServerTest {
 	@Test
 	void shouldReachTheCurrentHolderWhenTheSessionEndsMidChain() throws Exception {
 		CuratorFramework client = this.clients.newClient();
-		LockCoordinator engine = new LockCoordinator(client, ROOT, new byte[0], LONG_CHAINS);
+		LockEngine engine = new LockEngine(client, ROOT, new byte[0], LONG_CHAINS);
 		RecordingListener listener = new RecordingListener();
 		engine.addListener(listener);
 		CuratorFramework observer = this.clients.newClient();
@@ -350,8 +349,8 @@ class LocalHandoffTests extends ZkServerTest {
 
 	/** @return the remote holder's token, and the last local token before its grant */
 	private long[] shouldLetARemoteWaiterIn(LocalHandoff bound) throws Exception {
-		LockCoordinator local = coordinator(bound);
-		LockCoordinator remote = coordinator(LocalHandoff.on());
+		LockEngine local = engine(bound);
+		LockEngine remote = engine(LocalHandoff.on());
 		CuratorFramework observer = this.clients.newClient();
 		AtomicBoolean stop = new AtomicBoolean();
 		AtomicInteger localGrants = new AtomicInteger();
@@ -387,12 +386,12 @@ class LocalHandoffTests extends ZkServerTest {
 
 	@Test
 	void shouldIncreaseTokensStrictlyAcrossLocalAndRemoteHolders() throws Exception {
-		List<LockCoordinator> engines = List.of(coordinator(new LocalHandoff(true, 5, Duration.ofMillis(30))),
-				coordinator(new LocalHandoff(true, 5, Duration.ofMillis(30))), coordinator(LocalHandoff.off()));
+		List<LockEngine> engines = List.of(engine(new LocalHandoff(true, 5, Duration.ofMillis(30))),
+				engine(new LocalHandoff(true, 5, Duration.ofMillis(30))), engine(LocalHandoff.off()));
 		List<Long> tokens = new CopyOnWriteArrayList<>();
 		List<String> nodes = new CopyOnWriteArrayList<>();
 		List<CompletableFuture<?>> workers = new ArrayList<>();
-		for (LockCoordinator engine : engines) {
+		for (LockEngine engine : engines) {
 			for (int i = 0; i < 3; i++) {
 				LockMode mode = (i == 0) ? LockMode.WRITE : LockMode.EXCLUSIVE;
 				workers.add(CompletableFuture.runAsync(() -> {
@@ -413,7 +412,7 @@ class LocalHandoffTests extends ZkServerTest {
 
 	@Test
 	void shouldExcludeACuratorMutexOnTheSamePath() throws Exception {
-		LockCoordinator engine = coordinator(new LocalHandoff(true, 4, Duration.ofMillis(50)));
+		LockEngine engine = engine(new LocalHandoff(true, 4, Duration.ofMillis(50)));
 		InterProcessMutex curator = new InterProcessMutex(this.clients.newClient(), basePath("cohort/interop"));
 		AtomicInteger inside = new AtomicInteger();
 		AtomicInteger overlaps = new AtomicInteger();
@@ -466,7 +465,7 @@ class LocalHandoffTests extends ZkServerTest {
 
 	@Test
 	void shouldRefuseLocalWaitersOnceGrantingStopsAndLeaveNoNode() throws Exception {
-		LockCoordinator engine = coordinator(LONG_CHAINS);
+		LockEngine engine = engine(LONG_CHAINS);
 		CuratorFramework observer = this.clients.newClient();
 		LockHandle held = engine.acquire(LockRequest.of("cohort/stop", LockMode.EXCLUSIVE)).orElseThrow();
 		List<Future<LockHandle>> waiters = new ArrayList<>();
@@ -489,7 +488,7 @@ class LocalHandoffTests extends ZkServerTest {
 
 	@Test
 	void shouldTakeTheOrdinaryPathWhenOff() throws Exception {
-		LockCoordinator engine = coordinator(LocalHandoff.off());
+		LockEngine engine = engine(LocalHandoff.off());
 		CuratorFramework observer = this.clients.newClient();
 		LockHandle first = engine.acquire(LockRequest.of("cohort/off", LockMode.EXCLUSIVE)).orElseThrow();
 		Future<LockHandle> second = this.threads.submit(() -> engine.acquire(LockRequest.of("cohort/off",
@@ -502,7 +501,7 @@ class LocalHandoffTests extends ZkServerTest {
 	}
 
 	/** Waits until {@code count} pool threads are parked (waiting in the local FIFO). */
-	private void awaitWaiting(LockCoordinator engine, int count) {
+	private void awaitWaiting(LockEngine engine, int count) {
 		await().atMost(AWAIT).until(() -> Thread.getAllStackTraces().keySet().stream()
 			.filter((thread) -> thread.getName().equals("cohort-test"))
 			.filter((thread) -> isInLocalWait(thread))

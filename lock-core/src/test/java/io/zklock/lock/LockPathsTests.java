@@ -3,7 +3,6 @@ package io.zklock.lock;
 import java.time.Duration;
 import java.util.List;
 
-import io.zklock.lock.spi.LockCoordinator;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -121,7 +120,7 @@ class LockPathsTests extends ZkServerTest {
 		CuratorFramework plain = this.clients.newClient(null, null);
 		List<String> reservedBefore = children(plain, "/zookeeper");
 
-		assertThatIllegalArgumentException().isThrownBy(() -> new LockCoordinator(plain, "/zookeeper"))
+		assertThatIllegalArgumentException().isThrownBy(() -> new LockEngine(plain, "/zookeeper"))
 			.withMessageContaining("'/zookeeper'");
 		assertThatIllegalArgumentException().isThrownBy(() -> new ExclusiveLockByCurator(plain, "/zookeeper/locks"))
 			.withMessageContaining("'/zookeeper/locks'");

@@ -7,7 +7,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.zklock.lock.spi.LockCoordinator;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -66,12 +65,12 @@ class ReentrancyTests extends ZkServerTest {
 
 	@Test
 	@Timeout(30)
-	void shouldShareReentrancyBetweenTheExclusiveAndSharedBeansOfOneCoordinator() {
-		String path = "reentrant/shared-coordinator";
+	void shouldShareReentrancyBetweenTheExclusiveAndSharedBeansOfOneEngine() {
+		String path = "reentrant/shared-engine";
 		CuratorFramework client = this.clients.newClient();
-		LockCoordinator coordinator = new LockCoordinator(client, ROOT);
-		ExclusiveLockByCurator exclusive = new ExclusiveLockByCurator(coordinator);
-		SharedLockByCurator shared = new SharedLockByCurator(coordinator);
+		LockEngine engine = new LockEngine(client, ROOT);
+		ExclusiveLockByCurator exclusive = new ExclusiveLockByCurator(engine);
+		SharedLockByCurator shared = new SharedLockByCurator(engine);
 		LockHandle outer = exclusive.acquire(threadOwned(path, LockMode.EXCLUSIVE));
 		LockHandle inner = shared.tryAcquire(threadOwned(path, LockMode.READ).waitAtMost(Duration.ZERO)).orElseThrow();
 		assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());

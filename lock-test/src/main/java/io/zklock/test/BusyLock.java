@@ -15,7 +15,7 @@ import org.apache.curator.retry.RetryOneTime;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 /**
  * A lock held by another ZooKeeper session than the application's, made by
@@ -31,17 +31,17 @@ public final class BusyLock implements AutoCloseable {
 
 	private final CuratorFramework client;
 
-	private final LockCoordinator coordinator;
+	private final LockEngine engine;
 
 	private final LockHandle handle;
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
-	private BusyLock(ExecutorService safeNotify, CuratorFramework client, LockCoordinator coordinator,
+	private BusyLock(ExecutorService safeNotify, CuratorFramework client, LockEngine engine,
 			LockHandle handle) {
 		this.safeNotify = safeNotify;
 		this.client = client;
-		this.coordinator = coordinator;
+		this.engine = engine;
 		this.handle = handle;
 	}
 
@@ -60,29 +60,29 @@ public final class BusyLock implements AutoCloseable {
 			.connectionTimeoutMs((int) wait.toMillis())
 			.runSafeService(safeNotify)
 			.build();
-		LockCoordinator coordinator = null;
+		LockEngine engine = null;
 		try {
 			client.start();
 			if (!client.blockUntilConnected((int) wait.toMillis(), TimeUnit.MILLISECONDS)) {
 				throw new IllegalStateException("Could not hold lock path '" + lockPath + "' elsewhere: ZooKeeper at "
 						+ connectString + " did not answer within " + wait.toSeconds() + " s");
 			}
-			coordinator = new LockCoordinator(client, rootPath, NODE_DATA);
-			Optional<LockHandle> handle = coordinator.acquire(LockRequest.of(lockPath, mode).waitAtMost(wait));
+			engine = new LockEngine(client, rootPath, NODE_DATA);
+			Optional<LockHandle> handle = engine.acquire(LockRequest.of(lockPath, mode).waitAtMost(wait));
 			if (handle.isEmpty()) {
 				throw new IllegalStateException("Could not hold lock path '" + lockPath + "' (" + mode
 						+ ") elsewhere within " + wait.toSeconds() + " s: the test itself holds it, or another "
 						+ "busy lock does; release those first");
 			}
-			return new BusyLock(safeNotify, client, coordinator, handle.get());
+			return new BusyLock(safeNotify, client, engine, handle.get());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			close(safeNotify, client, coordinator);
+			close(safeNotify, client, engine);
 			throw new IllegalStateException("Interrupted while holding lock path '" + lockPath + "' elsewhere", ex);
 		}
 		catch (RuntimeException ex) {
-			close(safeNotify, client, coordinator);
+			close(safeNotify, client, engine);
 			throw ex;
 		}
 	}
@@ -131,14 +131,14 @@ public final class BusyLock implements AutoCloseable {
 			this.handle.release();
 		}
 		finally {
-			close(this.safeNotify, this.client, this.coordinator);
+			close(this.safeNotify, this.client, this.engine);
 		}
 	}
 
-	private static void close(ExecutorService safeNotify, CuratorFramework client, LockCoordinator coordinator) {
+	private static void close(ExecutorService safeNotify, CuratorFramework client, LockEngine engine) {
 		try {
-			if (coordinator != null) {
-				coordinator.close();
+			if (engine != null) {
+				engine.close();
 			}
 			client.close();
 		}

@@ -15,7 +15,7 @@ import io.zklock.test.history.LockHistory;
  * A {@link LockListener} that records the locks an application takes, in the order they were
  * granted, with their fencing tokens; and the acquires that timed out. In a Spring test with
  * {@link EmbeddedZooKeeper} it is a bean; elsewhere declare one as a bean, or add it to a
- * {@code LockCoordinator}.
+ * {@code LockEngine}.
  *
  * <pre class="code">
  * List&lt;LockRecorder.Acquisition&gt; taken = recorder.record(() -&gt; orders.merge(7, 3));

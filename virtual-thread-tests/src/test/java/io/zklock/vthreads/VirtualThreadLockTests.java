@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Timeout;
 
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -79,7 +79,7 @@ class VirtualThreadLockTests {
 
 	private final List<ExecutorService> safeServices = new ArrayList<>();
 
-	private final List<LockCoordinator> coordinators = new ArrayList<>();
+	private final List<LockEngine> engines = new ArrayList<>();
 
 	private final List<ExclusiveLockByCurator> locks = new ArrayList<>();
 
@@ -106,15 +106,15 @@ class VirtualThreadLockTests {
 			client.start();
 			assertThat(client.blockUntilConnected(15, TimeUnit.SECONDS)).as("client %d connected", i).isTrue();
 			this.clients.add(client);
-			LockCoordinator coordinator = new LockCoordinator(client, ROOT);
-			this.coordinators.add(coordinator);
-			this.locks.add(new ExclusiveLockByCurator(coordinator));
+			LockEngine engine = new LockEngine(client, ROOT);
+			this.engines.add(engine);
+			this.locks.add(new ExclusiveLockByCurator(engine));
 		}
 	}
 
 	@AfterEach
 	void stop() throws Exception {
-		this.coordinators.forEach(LockCoordinator::close);
+		this.engines.forEach(LockEngine::close);
 		this.clients.forEach(CuratorFramework::close);
 		this.safeServices.forEach(ExecutorService::shutdownNow);
 		if (this.server != null) {
@@ -248,8 +248,8 @@ class VirtualThreadLockTests {
 	}
 
 	private void assertNothingLeft() {
-		for (LockCoordinator coordinator : this.coordinators) {
-			assertThat(coordinator.getHeldLocks()).as("holds left").isEmpty();
+		for (LockEngine engine : this.engines) {
+			assertThat(engine.getHeldLocks()).as("holds left").isEmpty();
 		}
 		CuratorFramework client = this.clients.get(0);
 		for (int path = 0; path < PATHS; path++) {

@@ -7,16 +7,16 @@ import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 /**
- * zklock's locks as an application uses them without Spring: one {@link LockCoordinator} per
+ * zklock's locks as an application uses them without Spring: one {@link LockEngine} per
  * client, handles from {@link ExclusiveLockByCurator#acquire(String, LockMode)}; local handoff off
  * ({@link Library#ZKLOCK}) or on ({@link Library#ZKLOCK_LOCAL_HANDOFF}).
  */
 final class ZklockLockClient implements LockClient {
 
-	private final LockCoordinator coordinator;
+	private final LockEngine engine;
 
 	private final ExclusiveLockByCurator locks;
 
@@ -27,8 +27,8 @@ final class ZklockLockClient implements LockClient {
 	ZklockLockClient(ZkClient client, String root, LocalHandoff localHandoff, Library library) {
 		this.root = root;
 		this.library = library;
-		this.coordinator = new LockCoordinator(client.curator(), root, new byte[0], localHandoff);
-		this.locks = new ExclusiveLockByCurator(this.coordinator);
+		this.engine = new LockEngine(client.curator(), root, new byte[0], localHandoff);
+		this.locks = new ExclusiveLockByCurator(this.engine);
 	}
 
 	@Override
@@ -56,7 +56,7 @@ final class ZklockLockClient implements LockClient {
 
 	@Override
 	public void close() {
-		this.coordinator.close();
+		this.engine.close();
 	}
 
 }

@@ -3,7 +3,7 @@ package io.zklock.benchmarks.jmh;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 /**
  * Replaces zklock's lock bean with {@link InMemoryLocks}, so that an annotated call measures
@@ -13,8 +13,8 @@ import io.zklock.lock.spi.LockCoordinator;
 public class InMemoryLockConfiguration {
 
 	@Bean
-	InMemoryLocks inMemoryLocks(LockCoordinator coordinator) {
-		return new InMemoryLocks(coordinator);
+	InMemoryLocks inMemoryLocks(LockEngine engine) {
+		return new InMemoryLocks(engine);
 	}
 
 }

@@ -12,7 +12,7 @@ import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockState;
 import io.zklock.lock.ReleaseResult;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 /**
  * An {@link ExclusiveLockByCurator} whose {@code tryAcquire} hands out an in-memory handle at
@@ -26,10 +26,10 @@ public class InMemoryLocks extends ExclusiveLockByCurator {
 
 	/**
 	 * Creates the in-memory locks.
-	 * @param coordinator zklock's coordinator (unused by the in-memory handles)
+	 * @param engine zklock's engine (unused by the in-memory handles)
 	 */
-	public InMemoryLocks(LockCoordinator coordinator) {
-		super(coordinator);
+	public InMemoryLocks(LockEngine engine) {
+		super(engine);
 	}
 
 	@Override

@@ -52,7 +52,7 @@ public final class MarkdownReport {
 		out.append("| iterations | ").append(this.scale).append(" |\n\n");
 		out.append("Columns: **zklock** = `ExclusiveLockByCurator` / `SharedLockByCurator` (handle API: "
 				+ "`acquire(path, mode)` or `tryAcquire(path, mode, wait)`, then `release()`: call-owned handles, never "
-				+ "reentrant), one `LockCoordinator` per client. **Curator** = "
+				+ "reentrant), one `LockEngine` per client. **Curator** = "
 				+ "`InterProcessMutex` (scenario 5: `InterProcessReadWriteLock`) used directly, one instance per lock "
 				+ "path and client, shared by that client's threads (scenario 8: a new instance per acquire). **Spring Integration** = "
 				+ "`ZookeeperLockRegistry.obtain(key).lock()`/`unlock()` with its defaults. Every client is its own Curator session (no "

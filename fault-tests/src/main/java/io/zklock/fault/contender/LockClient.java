@@ -12,7 +12,7 @@ import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockTarget;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -21,9 +21,9 @@ import org.apache.zookeeper.ZooKeeper;
 /**
  * One contender's ZooKeeper session and lock API, built as an application would build them:
  * a namespaced Curator client with the standard connection-state error policy (SUSPENDED puts
- * held locks in doubt) and {@link ExclusiveLockByCurator} over a {@link LockCoordinator}, whose
+ * held locks in doubt) and {@link ExclusiveLockByCurator} over a {@link LockEngine}, whose
  * connect string stays as given (no ensemble tracking).
- * Reports every lock the coordinator declares lost to the {@link EventSink}.
+ * Reports every lock the engine declares lost to the {@link EventSink}.
  */
 final class LockClient implements AutoCloseable {
 
@@ -37,7 +37,7 @@ final class LockClient implements AutoCloseable {
 
 	private final CuratorFramework client;
 
-	private final LockCoordinator coordinator;
+	private final LockEngine engine;
 
 	private final ILockByCurator lock;
 
@@ -67,14 +67,14 @@ final class LockClient implements AutoCloseable {
 			throw new IllegalStateException("No ZooKeeper session with " + connectString + " within " + 2 * sessionMs
 					+ " ms");
 		}
-		this.coordinator = new LockCoordinator(this.client, "/locks", new byte[0], localHandoff());
-		this.coordinator.addListener(new LockListener() {
+		this.engine = new LockEngine(this.client, "/locks", new byte[0], localHandoff());
+		this.engine.addListener(new LockListener() {
 			@Override
 			public void onLost(LockTarget lock, long fencingToken, Duration heldFor) {
-				events.event("coordinator", "lost", "lock", lock.lockPath(), fencingToken, "LOST");
+				events.event("engine", "lost", "lock", lock.lockPath(), fencingToken, "LOST");
 			}
 		});
-		this.lock = new ExclusiveLockByCurator(this.coordinator);
+		this.lock = new ExclusiveLockByCurator(this.engine);
 	}
 
 	/**
@@ -123,7 +123,7 @@ final class LockClient implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.coordinator.close();
+		this.engine.close();
 		this.client.close();
 		this.safeService.shutdownNow();
 	}

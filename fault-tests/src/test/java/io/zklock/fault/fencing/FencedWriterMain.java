@@ -20,7 +20,7 @@ import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -58,7 +58,7 @@ public final class FencedWriterMain {
 
 	private final CuratorFramework client;
 
-	private final LockCoordinator coordinator;
+	private final LockEngine engine;
 
 	private final ILockByCurator locks;
 
@@ -73,8 +73,8 @@ public final class FencedWriterMain {
 	private FencedWriterMain(EventSink events, CuratorFramework client, String jdbcUrl) {
 		this.events = events;
 		this.client = client;
-		this.coordinator = new LockCoordinator(client, "/locks");
-		this.locks = new ExclusiveLockByCurator(this.coordinator);
+		this.engine = new LockEngine(client, "/locks");
+		this.locks = new ExclusiveLockByCurator(this.engine);
 		DriverManagerDataSource dataSource = new DriverManagerDataSource(jdbcUrl);
 		this.jdbc = new JdbcTemplate(dataSource);
 		this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
@@ -120,7 +120,7 @@ public final class FencedWriterMain {
 				events.reply("error", line.split("\\s+")[0] + ": " + ex.toString().replace('\n', ' '));
 			}
 		}
-		writer.coordinator.close();
+		writer.engine.close();
 		client.close();
 		safeService.shutdownNow();
 		System.exit(0);

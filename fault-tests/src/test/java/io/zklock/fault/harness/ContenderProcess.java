@@ -62,7 +62,7 @@ public final class ContenderProcess implements AutoCloseable {
 	 * @param registerPort the fenced register's port
 	 * @param history where its events go
 	 * @param logDir where its standard error is written ({@code <id>.log})
-	 * @param localHandoff whether, and how far, its coordinator hands held lock nodes to its own
+	 * @param localHandoff whether, and how far, its engine hands held lock nodes to its own
 	 * waiters
 	 */
 	public static ContenderProcess start(String id, int registerPort, History history, Path logDir,

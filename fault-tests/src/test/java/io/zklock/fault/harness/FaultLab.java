@@ -61,7 +61,7 @@ public final class FaultLab implements AutoCloseable {
 	 * @param name the test's name, used for its output directory
 	 * @param ensemble the ensemble, closed with the lab
 	 * @param sessionTimeout the contenders' session timeout
-	 * @param localHandoff whether the contenders' coordinators hand held lock nodes to their own
+	 * @param localHandoff whether the contenders' engines hand held lock nodes to their own
 	 * waiters (issue 23, {@code -Dzklock.fault.local-handoff=true} in each contender JVM), with the
 	 * suite's short bounds ({@link #SHORT_CHAINS})
 	 */
@@ -73,7 +73,7 @@ public final class FaultLab implements AutoCloseable {
 	 * @param name the test's name, used for its output directory
 	 * @param ensemble the ensemble, closed with the lab
 	 * @param sessionTimeout the contenders' session timeout
-	 * @param localHandoff whether, and how far, the contenders' coordinators hand held lock nodes
+	 * @param localHandoff whether, and how far, the contenders' engines hand held lock nodes
 	 * to their own waiters
 	 */
 	public FaultLab(String name, Ensemble ensemble, Duration sessionTimeout, LocalHandoff localHandoff) {

@@ -3,7 +3,7 @@ package io.zklock.autoconfigure.health;
 import org.apache.curator.framework.CuratorFramework;
 
 import io.zklock.health.ZkLockBoot3HealthIndicator;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
@@ -37,8 +37,8 @@ public final class ZkLockBoot3HealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = { "zklockHealthIndicator", "zklockHealthContributor" })
 	ZkLockBoot3HealthIndicator zklockHealthIndicator(ObjectProvider<CuratorFramework> curatorFramework,
-			ObjectProvider<LockCoordinator> coordinator) {
-		LockCoordinator locks = coordinator.getIfUnique();
+			ObjectProvider<LockEngine> engine) {
+		LockEngine locks = engine.getIfUnique();
 		// the client the locks use, which matters when the application has more than one
 		CuratorFramework client = (locks != null) ? locks.getClient() : curatorFramework.getObject();
 		return new ZkLockBoot3HealthIndicator(client, locks);

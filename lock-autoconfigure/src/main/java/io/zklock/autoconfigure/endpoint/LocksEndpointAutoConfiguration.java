@@ -4,7 +4,7 @@ import org.apache.curator.framework.CuratorFramework;
 
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.endpoint.LocksEndpoint;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -26,14 +26,14 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = ZkLockAutoConfiguration.class)
 @ConditionalOnClass({ CuratorFramework.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBooleanProperty(name = "zklock.enabled", matchIfMissing = true)
-@ConditionalOnBean(LockCoordinator.class)
+@ConditionalOnBean(LockEngine.class)
 @ConditionalOnAvailableEndpoint(LocksEndpoint.class)
 public final class LocksEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LocksEndpoint locksEndpoint(LockCoordinator coordinator) {
-		return new LocksEndpoint(coordinator);
+	LocksEndpoint locksEndpoint(LockEngine engine) {
+		return new LocksEndpoint(engine);
 	}
 
 }

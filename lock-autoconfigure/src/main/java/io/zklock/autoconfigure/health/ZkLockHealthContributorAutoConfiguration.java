@@ -4,7 +4,7 @@ import org.apache.curator.framework.CuratorFramework;
 
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.health.ZkLockHealthIndicator;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Bean;
  * {@link EnableAutoConfiguration Auto-configuration} for {@link ZkLockHealthIndicator}:
  * health key {@code zklock}, switched off by {@code management.health.zklock.enabled=false}.
  * Needs {@code spring-boot-health} on the classpath and a {@link CuratorFramework} bean; it
- * watches the client of the {@link LockCoordinator} if there is one.
+ * watches the client of the {@link LockEngine} if there is one.
  *
  * @author zklock
  */
@@ -34,8 +34,8 @@ public final class ZkLockHealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = { "zklockHealthIndicator", "zklockHealthContributor" })
 	ZkLockHealthIndicator zklockHealthIndicator(ObjectProvider<CuratorFramework> curatorFramework,
-			ObjectProvider<LockCoordinator> coordinator) {
-		LockCoordinator locks = coordinator.getIfUnique();
+			ObjectProvider<LockEngine> engine) {
+		LockEngine locks = engine.getIfUnique();
 		// the client the locks use, which matters when the application has more than one
 		CuratorFramework client = (locks != null) ? locks.getClient() : curatorFramework.getObject();
 		return new ZkLockHealthIndicator(client, locks);

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
 
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 import io.zklock.metrics.HeldLocksMeterBinder;
 import io.zklock.metrics.LockMetricsListener;
 
@@ -38,20 +38,20 @@ import org.springframework.util.function.SingletonSupplier;
 				"org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass({ CuratorFramework.class, MeterRegistry.class })
 @ConditionalOnBooleanProperty(name = "zklock.enabled", matchIfMissing = true)
-@ConditionalOnBean({ LockCoordinator.class, MeterRegistry.class })
+@ConditionalOnBean({ LockEngine.class, MeterRegistry.class })
 public final class ZkLockMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	LockMetricsListener zkLockMetricsListener(ObjectProvider<MeterRegistry> meterRegistry) {
-		// looked up at the first event: the coordinator collects its listeners early
+		// looked up at the first event: the engine collects its listeners early
 		return new LockMetricsListener(SingletonSupplier.of(meterRegistry::getIfUnique));
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	HeldLocksMeterBinder zkLockHeldLocksMeterBinder(LockCoordinator coordinator) {
-		return new HeldLocksMeterBinder(coordinator);
+	HeldLocksMeterBinder zkLockHeldLocksMeterBinder(LockEngine engine) {
+		return new HeldLocksMeterBinder(engine);
 	}
 
 }

@@ -4,7 +4,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.apache.curator.framework.CuratorFramework;
 
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 import io.zklock.observation.LockAcquisitionObservationConvention;
 import io.zklock.observation.LockObservationListener;
 
@@ -35,14 +35,14 @@ import org.springframework.util.function.SingletonSupplier;
 				"org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration" })
 @ConditionalOnClass({ CuratorFramework.class, ObservationRegistry.class })
 @ConditionalOnBooleanProperty(name = "zklock.enabled", matchIfMissing = true)
-@ConditionalOnBean({ LockCoordinator.class, ObservationRegistry.class })
+@ConditionalOnBean({ LockEngine.class, ObservationRegistry.class })
 public final class ZkLockObservationAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	LockObservationListener zkLockObservationListener(ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<LockAcquisitionObservationConvention> convention) {
-		// looked up at the first acquire: the coordinator collects its listeners early
+		// looked up at the first acquire: the engine collects its listeners early
 		return new LockObservationListener(SingletonSupplier.of(observationRegistry::getIfUnique),
 				convention.getIfUnique());
 	}

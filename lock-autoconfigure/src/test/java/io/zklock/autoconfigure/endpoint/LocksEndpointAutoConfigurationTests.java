@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Timeout;
 
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.endpoint.LocksEndpoint;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -66,7 +66,7 @@ class LocksEndpointAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=locks")
 			.withClassLoader(new FilteredClassLoader(ConditionalOnAvailableEndpoint.class))
 			.run((context) -> assertThat(context).hasNotFailed()
-				.hasSingleBean(LockCoordinator.class)
+				.hasSingleBean(LockEngine.class)
 				.doesNotHaveBean(LocksEndpoint.class));
 	}
 
@@ -87,8 +87,8 @@ class LocksEndpointAutoConfigurationTests {
 	private static final class CustomEndpointConfiguration {
 
 		@Bean
-		LocksEndpoint customLocksEndpoint(LockCoordinator coordinator) {
-			return new LocksEndpoint(coordinator);
+		LocksEndpoint customLocksEndpoint(LockEngine engine) {
+			return new LocksEndpoint(engine);
 		}
 
 	}

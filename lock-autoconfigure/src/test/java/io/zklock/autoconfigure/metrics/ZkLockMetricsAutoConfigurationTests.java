@@ -25,7 +25,7 @@ import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 import io.zklock.metrics.HeldLocksMeterBinder;
 import io.zklock.metrics.LockMetricsListener;
 
@@ -78,9 +78,9 @@ class ZkLockMetricsAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(LockMetricsListener.class).hasSingleBean(HeldLocksMeterBinder.class);
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
+			LockEngine engine = context.getBean(LockEngine.class);
 			assertThat(registry.get("zklock.locks.held").gauge().value()).isZero();
-			ExclusiveLockByCurator locks = new ExclusiveLockByCurator(coordinator);
+			ExclusiveLockByCurator locks = new ExclusiveLockByCurator(engine);
 			try (LockHandle lock = locks.acquire(threadOwned("orders/42", LockMode.WRITE))) {
 				assertThat(registry.get("zklock.locks.held").gauge().value()).isEqualTo(1);
 				// a reentrant acquire is no new wait
@@ -104,11 +104,11 @@ class ZkLockMetricsAutoConfigurationTests {
 	void shouldTagTimedOutAcquiresAndCountSkippedCalls() {
 		this.contextRunner.run((context) -> {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
-			try (LockHandle lock = new ExclusiveLockByCurator(coordinator).tryAcquire("jobs/nightly", LockMode.EXCLUSIVE, Duration.ofSeconds(5))
+			LockEngine engine = context.getBean(LockEngine.class);
+			try (LockHandle lock = new ExclusiveLockByCurator(engine).tryAcquire("jobs/nightly", LockMode.EXCLUSIVE, Duration.ofSeconds(5))
 				.orElseThrow()) {
 				Optional<LockHandle> other = CompletableFuture
-					.supplyAsync(() -> new ExclusiveLockByCurator(coordinator).tryAcquire("jobs/nightly", LockMode.EXCLUSIVE,
+					.supplyAsync(() -> new ExclusiveLockByCurator(engine).tryAcquire("jobs/nightly", LockMode.EXCLUSIVE,
 							Duration.ofMillis(100)), this.otherThread)
 					.get(20, TimeUnit.SECONDS);
 				assertThat(other).isEmpty();
@@ -131,12 +131,12 @@ class ZkLockMetricsAutoConfigurationTests {
 	void shouldTagInterruptedAcquiresAsErrors() {
 		this.contextRunner.run((context) -> {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
-			try (LockHandle lock = new ExclusiveLockByCurator(coordinator).tryAcquire("jobs/interrupted", LockMode.EXCLUSIVE, Duration.ofSeconds(5))
+			LockEngine engine = context.getBean(LockEngine.class);
+			try (LockHandle lock = new ExclusiveLockByCurator(engine).tryAcquire("jobs/interrupted", LockMode.EXCLUSIVE, Duration.ofSeconds(5))
 				.orElseThrow()) {
 				CompletableFuture<?> waiter = CompletableFuture.runAsync(() -> {
 					Thread.currentThread().interrupt();
-					new ExclusiveLockByCurator(coordinator).tryAcquire("jobs/interrupted", LockMode.EXCLUSIVE, Duration.ofSeconds(10));
+					new ExclusiveLockByCurator(engine).tryAcquire("jobs/interrupted", LockMode.EXCLUSIVE, Duration.ofSeconds(10));
 				}, this.otherThread);
 				assertThat(waiter).failsWithin(Duration.ofSeconds(20));
 			}
@@ -167,8 +167,8 @@ class ZkLockMetricsAutoConfigurationTests {
 				assertThat(context).hasNotFailed()
 					.doesNotHaveBean(LockMetricsListener.class)
 					.doesNotHaveBean(HeldLocksMeterBinder.class);
-				LockCoordinator coordinator = context.getBean(LockCoordinator.class);
-				new ExclusiveLockByCurator(coordinator).tryAcquire("plain", LockMode.EXCLUSIVE, Duration.ofSeconds(5)).orElseThrow().close();
+				LockEngine engine = context.getBean(LockEngine.class);
+				new ExclusiveLockByCurator(engine).tryAcquire("plain", LockMode.EXCLUSIVE, Duration.ofSeconds(5)).orElseThrow().close();
 			});
 	}
 

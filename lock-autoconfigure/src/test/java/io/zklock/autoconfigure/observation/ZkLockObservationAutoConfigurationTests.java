@@ -23,7 +23,7 @@ import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 import io.zklock.observation.DefaultLockAcquisitionObservationConvention;
 import io.zklock.observation.LockAcquisitionContext;
 import io.zklock.observation.LockAcquisitionObservationConvention;
@@ -76,11 +76,11 @@ class ZkLockObservationAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(LockObservationListener.class);
 			TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
-			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
+			LockEngine engine = context.getBean(LockEngine.class);
 			Observation request = Observation.start("http.server.requests", registry);
 			long fencingToken;
 			try (Observation.Scope scope = request.openScope();
-					LockHandle lock = new ExclusiveLockByCurator(coordinator)
+					LockHandle lock = new ExclusiveLockByCurator(engine)
 						.tryAcquire("orders/42", LockMode.EXCLUSIVE, Duration.ofSeconds(5), "orders")
 						.orElseThrow()) {
 				fencingToken = lock.fencingToken();
@@ -107,17 +107,17 @@ class ZkLockObservationAutoConfigurationTests {
 	void shouldObserveTimedOutAndFailedAcquires() {
 		this.contextRunner.run((context) -> {
 			TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
-			LockCoordinator coordinator = context.getBean(LockCoordinator.class);
-			try (LockHandle lock = new ExclusiveLockByCurator(coordinator).tryAcquire("jobs/a", LockMode.WRITE, Duration.ofSeconds(5))
+			LockEngine engine = context.getBean(LockEngine.class);
+			try (LockHandle lock = new ExclusiveLockByCurator(engine).tryAcquire("jobs/a", LockMode.WRITE, Duration.ofSeconds(5))
 				.orElseThrow()) {
 				Optional<LockHandle> timedOut = CompletableFuture
-					.supplyAsync(() -> new ExclusiveLockByCurator(coordinator).tryAcquire("jobs/a", LockMode.READ, Duration.ofMillis(50)),
+					.supplyAsync(() -> new ExclusiveLockByCurator(engine).tryAcquire("jobs/a", LockMode.READ, Duration.ofMillis(50)),
 							this.otherThread)
 					.get(20, TimeUnit.SECONDS);
 				assertThat(timedOut).isEmpty();
 				CompletableFuture<?> interrupted = CompletableFuture.runAsync(() -> {
 					Thread.currentThread().interrupt();
-					new ExclusiveLockByCurator(coordinator).tryAcquire("jobs/a", LockMode.READ, Duration.ofSeconds(10));
+					new ExclusiveLockByCurator(engine).tryAcquire("jobs/a", LockMode.READ, Duration.ofSeconds(10));
 				}, this.otherThread);
 				assertThat(interrupted).failsWithin(Duration.ofSeconds(20));
 			}
@@ -137,7 +137,7 @@ class ZkLockObservationAutoConfigurationTests {
 	void shouldUseConventionBean() {
 		this.contextRunner.withUserConfiguration(CustomConventionConfiguration.class).run((context) -> {
 			TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
-			new ExclusiveLockByCurator(context.getBean(LockCoordinator.class))
+			new ExclusiveLockByCurator(context.getBean(LockEngine.class))
 				.tryAcquire("custom", LockMode.EXCLUSIVE, Duration.ofSeconds(5))
 				.orElseThrow()
 				.close();
@@ -167,7 +167,7 @@ class ZkLockObservationAutoConfigurationTests {
 			.withClassLoader(new FilteredClassLoader("io.micrometer"))
 			.run((context) -> {
 				assertThat(context).hasNotFailed().doesNotHaveBean(LockObservationListener.class);
-				new ExclusiveLockByCurator(context.getBean(LockCoordinator.class))
+				new ExclusiveLockByCurator(context.getBean(LockEngine.class))
 					.tryAcquire("plain", LockMode.EXCLUSIVE, Duration.ofSeconds(5))
 					.orElseThrow()
 					.close();

@@ -12,7 +12,7 @@ import io.zklock.lock.LockState;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The lock holds of one coordinator: every hold is guarded by the {@link SessionGuard}, and
+ * The lock holds of one engine: every hold is guarded by the {@link SessionGuard}, and
  * thread-owned holds are also indexed by (thread, lock path) for reentrancy. Call-owned holds
  * have no thread key, so no later acquire can join them. Thread-safe.
  */

@@ -8,7 +8,7 @@ import io.zklock.lock.internal.LocalWaiter.Turn;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The local side of one lock node shared by the acquires of one coordinator for one lock path
+ * The local side of one lock node shared by the acquires of one engine for one lock path
  * and mode (lock cohorting, see docs/lock-protocol.md, "Local handoff"): who leads (queues in
  * ZooKeeper for the node, or holds it), the FIFO of the other local waiters, the chain's bound, and
  * the handoff writes prepared ahead (each write's zxid is one future holder's token; up to

@@ -14,7 +14,7 @@ import org.apache.curator.utils.ZKPaths;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Local handoff (lock cohorting) for one coordinator: the {@link LocalChain} of each lock path and
+ * Local handoff (lock cohorting) for one engine: the {@link LocalChain} of each lock path and
  * exclusive mode in use, and the ZooKeeper side of its decisions (the handoff write
  * {@link HandoffWrite}, deletes of nodes a chain gives up). An {@code EXCLUSIVE} or {@code WRITE}
  * acquire joins its chain: the first leads (queues the ordinary way), the others wait in memory and
@@ -52,7 +52,7 @@ final class LocalChains {
 
 	/**
 	 * Acquires through the chain of the target's lock path and mode, or the ordinary way.
-	 * @param checkGranting throws if the coordinator grants no lock any more
+	 * @param checkGranting throws if the engine grants no lock any more
 	 * @param ordinary queues a lock node of the caller's own and registers its hold
 	 * @return the registered hold, or {@code null} if the deadline passed first (nothing is left
 	 * behind)

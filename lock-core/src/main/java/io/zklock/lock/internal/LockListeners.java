@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link LockListener}s of one coordinator: calls each in registration order and logs,
+ * The {@link LockListener}s of one engine: calls each in registration order and logs,
  * never rethrows, what a listener throws. Thread-safe.
  */
 final class LockListeners {

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * Internal: not part of zklock's API, no compatibility promise; public only for
- * {@code io.zklock.lock.spi.LockQueueInspector}. Immutable.
+ * {@code io.zklock.lock.inspection.LockQueueInspector}. Immutable.
  *
  * @param name the node's name, such as {@code "_c_5e1…-lock-0000000007"}
  * @param mode the mode its name marks

@@ -1,8 +1,8 @@
 package io.zklock.layerfixture.internal;
 
-import io.zklock.layerfixture.spi.Door;
+import io.zklock.layerfixture.inspection.Door;
 
-/** Breaks "the machinery imports no SPI": it knows {@link Door}, which knows it. */
+/** Breaks "the machinery imports no inspection": it knows {@link Door}, which knows it. */
 public class Machine {
 
 	/** Returns a door, against the layers. */

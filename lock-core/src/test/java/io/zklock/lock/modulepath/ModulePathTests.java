@@ -25,9 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The packaged zklock-core jar on the module path: it is the automatic module
- * {@code io.zklock.core}, provides its engine to {@link java.util.ServiceLoader}, and a small
- * named module that requires it compiles with {@code javac --module-path} and locks with
- * {@code java --module-path} against a real ZooKeeper server. Run by maven-failsafe-plugin after
+ * {@code io.zklock.core}, which provides no service (its API constructs its engine directly, so a
+ * jar that drops service files loses nothing), and a small named module that requires it compiles
+ * with {@code javac --module-path} and locks with {@code java --module-path} against a real ZooKeeper server. Run by maven-failsafe-plugin after
  * {@code package}, with the jar and the runtime class path as system properties.
  */
 @Timeout(120)
@@ -45,15 +45,12 @@ class ModulePathTests {
 	Path work;
 
 	@Test
-	void shouldBeTheAutomaticModuleIoZklockCoreThatProvidesItsEngine() {
+	void shouldBeTheAutomaticModuleIoZklockCoreWithoutServices() {
 		ModuleReference core = ModuleFinder.of(coreJar()).findAll().iterator().next();
 		ModuleDescriptor descriptor = core.descriptor();
 		assertThat(descriptor.name()).isEqualTo("io.zklock.core");
 		assertThat(descriptor.isAutomatic()).isTrue();
-		assertThat(descriptor.provides()).singleElement().satisfies((provides) -> {
-			assertThat(provides.service()).isEqualTo("io.zklock.lock.LockEngine$Provider");
-			assertThat(provides.providers()).containsExactly("io.zklock.lock.spi.LockCoordinatorProvider");
-		});
+		assertThat(descriptor.provides()).isEmpty();
 	}
 
 	@Test
@@ -135,7 +132,7 @@ class ModulePathTests {
 			assertThat(exited).as("the program ended; its output:%n%s", output).isTrue();
 			assertThat(process.exitValue()).as("exit code; output:%n%s", output).isZero();
 			assertThat(output).contains("module io.zklock.core locked 'module-path/demo', fencing token ")
-				.contains("engine io.zklock.lock.spi.LockCoordinator from module io.zklock.core");
+				.contains("engine io.zklock.lock.LockEngine from module io.zklock.core");
 		}
 	}
 

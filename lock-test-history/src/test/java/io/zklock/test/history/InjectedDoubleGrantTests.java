@@ -12,7 +12,7 @@ import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.spi.LockCoordinator;
+import io.zklock.lock.LockEngine;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -44,25 +44,25 @@ class InjectedDoubleGrantTests {
 
 	private static final List<ExecutorService> executors = new ArrayList<>();
 
-	private static LockCoordinator first;
+	private static LockEngine first;
 
-	private static LockCoordinator second;
+	private static LockEngine second;
 
-	private static LockCoordinator elsewhere;
+	private static LockEngine elsewhere;
 
 	@BeforeAll
 	static void start() throws Exception {
 		server = new TestingServer(true);
-		first = new LockCoordinator(client(), "/locks");
-		second = new LockCoordinator(client(), "/locks");
+		first = new LockEngine(client(), "/locks");
+		second = new LockEngine(client(), "/locks");
 		// the broken wrapper's lock nodes: the same lock path under another lock root
-		elsewhere = new LockCoordinator(client(), "/broken-locks");
+		elsewhere = new LockEngine(client(), "/broken-locks");
 	}
 
 	@AfterAll
 	static void stop() throws Exception {
-		for (LockCoordinator coordinator : List.of(first, second, elsewhere)) {
-			coordinator.close();
+		for (LockEngine engine : List.of(first, second, elsewhere)) {
+			engine.close();
 		}
 		clients.forEach(CuratorFramework::close);
 		executors.forEach(ExecutorService::shutdownNow);

@@ -1,4 +1,4 @@
-package io.zklock.lock.spi;
+package io.zklock.lock.inspection;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -10,6 +10,7 @@ import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.HeldLock;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
@@ -28,14 +29,14 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for what the engine tells about its locks: events to {@link LockListener}s,
- * {@link LockCoordinator#getHeldLocks()} and {@link LockQueueInspector#inspect(String)}.
+ * {@link LockEngine#getHeldLocks()} and {@link LockQueueInspector#inspect(String)}.
  */
 @Timeout(60)
 class LockIntrospectionTests extends ZkServerTest {
 
 	private CuratorFramework client;
 
-	private LockCoordinator coordinator;
+	private LockEngine engine;
 
 	private ILockByCurator locks;
 
@@ -46,10 +47,10 @@ class LockIntrospectionTests extends ZkServerTest {
 	@BeforeEach
 	void start() {
 		this.client = this.clients.newClient();
-		this.coordinator = new LockCoordinator(this.client, "/locks", "instance-a".getBytes(StandardCharsets.UTF_8));
-		this.coordinator.addListener(this.events);
-		this.locks = new ExclusiveLockByCurator(this.coordinator);
-		this.inspector = new LockQueueInspector(this.client, this.coordinator.getRoot());
+		this.engine = new LockEngine(this.client, "/locks", "instance-a".getBytes(StandardCharsets.UTF_8));
+		this.engine.addListener(this.events);
+		this.locks = new ExclusiveLockByCurator(this.engine);
+		this.inspector = new LockQueueInspector(this.engine);
 	}
 
 	@Test
@@ -84,7 +85,7 @@ class LockIntrospectionTests extends ZkServerTest {
 	void shouldReportTheStartOfAReleaseWhileTheLockNodeStillExists() throws Exception {
 		List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
 		LockHandle held = this.locks.acquire("orders/7", LockMode.EXCLUSIVE);
-		this.coordinator.addListener(new LockListener() {
+		this.engine.addListener(new LockListener() {
 			@Override
 			public void onReleasing(LockTarget lock, long fencingToken) {
 				seen.add("releasing " + lock.lockPath() + " " + (fencingToken == held.fencingToken()) + " node "
@@ -117,7 +118,7 @@ class LockIntrospectionTests extends ZkServerTest {
 				.orElseThrow());
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.inspector.inspect("reports").size() == 2);
 
-		List<HeldLock> held = this.coordinator.getHeldLocks();
+		List<HeldLock> held = this.engine.getHeldLocks();
 		assertThat(held).singleElement().satisfies((lock) -> {
 			assertThat(lock.lockPath()).isEqualTo("reports");
 			assertThat(lock.mode()).isEqualTo(LockMode.WRITE);
@@ -139,7 +140,7 @@ class LockIntrospectionTests extends ZkServerTest {
 		read.release();
 		assertThat(this.inspector.inspect("reports")).isEmpty();
 		assertThat(this.inspector.inspect("never/used")).isEmpty();
-		assertThat(this.coordinator.getHeldLocks()).isEmpty();
+		assertThat(this.engine.getHeldLocks()).isEmpty();
 	}
 
 }

@@ -1,4 +1,4 @@
-package io.zklock.lock.spi;
+package io.zklock.lock.inspection;
 
 import java.util.List;
 

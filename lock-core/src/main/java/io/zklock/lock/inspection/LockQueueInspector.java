@@ -1,11 +1,13 @@
-package io.zklock.lock.spi;
+package io.zklock.lock.inspection;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.zklock.lock.LockEngine;
 import io.zklock.lock.internal.LockNodeName;
+import io.zklock.lock.internal.LockRoot;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
@@ -24,13 +26,12 @@ public final class LockQueueInspector {
 	private final LockRoot root;
 
 	/**
-	 * Creates an inspector.
-	 * @param client a started Curator client
-	 * @param root the lock root the lock paths are relative to
+	 * Creates an inspector of an engine's lock paths.
+	 * @param engine the engine whose client and lock root to read
 	 */
-	public LockQueueInspector(CuratorFramework client, LockRoot root) {
-		this.client = client;
-		this.root = root;
+	public LockQueueInspector(LockEngine engine) {
+		this.client = engine.getClient();
+		this.root = new LockRoot(engine.getClient(), engine.getRootPath());
 	}
 
 	/**

@@ -19,9 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The machinery of one Curator client's locks and leases, behind
- * {@code io.zklock.lock.spi.LockCoordinator}, which resolves lock paths against the lock root
- * first. Its parts, one job each: the hold registry keeps holds and thread-owned reentrancy,
+ * The machinery of one Curator client's locks and leases, behind {@code io.zklock.lock.LockEngine},
+ * which resolves lock paths against the lock root first. Its parts, one job each: the hold registry keeps holds and thread-owned reentrancy,
  * the session guard follows the connection state (doubt, loss, confirmation), the namespace
  * gate has the client's namespace made off the callers' threads before acquires send anything,
  * the lock-node queue speaks the ZooKeeper protocol, the lock release counts holds down and
@@ -30,11 +29,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>
  * Internal: not part of zklock's API, no compatibility promise; public only for
- * {@code io.zklock.lock.spi.LockCoordinator}, which is what to use. Thread-safe.
+ * {@code io.zklock.lock.LockEngine}, which is what to use. Thread-safe.
  */
-public final class LockCore implements AutoCloseable {
+public final class ClientLocks implements AutoCloseable {
 
-	private static final Logger logger = LoggerFactory.getLogger(LockCore.class);
+	private static final Logger logger = LoggerFactory.getLogger(ClientLocks.class);
 
 	private final LockListeners listeners = new LockListeners();
 
@@ -63,7 +62,7 @@ public final class LockCore implements AutoCloseable {
 	 * @param nodeData the bytes every lock node carries (copied)
 	 * @param localHandoff whether and how far held lock nodes are handed to local waiters
 	 */
-	public LockCore(CuratorFramework client, byte[] nodeData, LocalHandoff localHandoff) {
+	public ClientLocks(CuratorFramework client, byte[] nodeData, LocalHandoff localHandoff) {
 		this.guard = new SessionGuard(client, new HoldReports.Listener() {
 
 			@Override

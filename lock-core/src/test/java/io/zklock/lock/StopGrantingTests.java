@@ -1,4 +1,4 @@
-package io.zklock.lock.spi;
+package io.zklock.lock;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -9,15 +9,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import io.zklock.lock.ExclusiveLockByCurator;
-import io.zklock.lock.HoldOwner;
-import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockAcquisitionException;
-import io.zklock.lock.LockHandle;
-import io.zklock.lock.LockMode;
-import io.zklock.lock.LockRequest;
-import io.zklock.lock.SemaphoreByCurator;
-import io.zklock.lock.ZkServerTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -25,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link LockCoordinator#stopGranting(String)}: no lock or permit is granted after it,
+ * Tests for {@link LockEngine#stopGranting(String)}: no lock or permit is granted after it,
  * a waiter whose turn comes gives it up at once, re-entry and held locks are untouched.
  */
 @Timeout(60)
@@ -35,37 +26,37 @@ class StopGrantingTests extends ZkServerTest {
 
 	private CuratorFramework client;
 
-	private LockCoordinator coordinator;
+	private LockEngine engine;
 
 	private ILockByCurator locks;
 
 	@BeforeEach
 	void start() {
 		this.client = this.clients.newClient();
-		this.coordinator = new LockCoordinator(this.client, "/locks");
-		this.locks = new ExclusiveLockByCurator(this.coordinator);
+		this.engine = new LockEngine(this.client, "/locks");
+		this.locks = new ExclusiveLockByCurator(this.engine);
 	}
 
 	@Test
 	void shouldRefuseANewLockAndAPermitSayingWhy() {
-		this.coordinator.stopGranting(REASON);
+		this.engine.stopGranting(REASON);
 		assertThatExceptionOfType(LockAcquisitionException.class)
 			.isThrownBy(() -> this.locks.tryAcquire("orders/1", LockMode.EXCLUSIVE, Duration.ofSeconds(5)))
 			.withMessage("Not acquiring the EXCLUSIVE lock on 'orders/1': " + REASON);
 		assertThatExceptionOfType(LockAcquisitionException.class)
-			.isThrownBy(() -> new SemaphoreByCurator(this.coordinator).tryAcquire("reports", 2, Duration.ZERO))
+			.isThrownBy(() -> new SemaphoreByCurator(this.engine).tryAcquire("reports", 2, Duration.ZERO))
 			.withMessage("Not taking a permit of the semaphore 'reports' (2 permits): " + REASON);
 	}
 
 	@Test
 	void shouldPassAWaitersTurnOnOnceGrantingStopped() throws Exception {
-		ILockByCurator other = new ExclusiveLockByCurator(new LockCoordinator(this.clients.newClient(), "/locks"));
+		ILockByCurator other = new ExclusiveLockByCurator(new LockEngine(this.clients.newClient(), "/locks"));
 		LockHandle held = other.acquire("orders/2", LockMode.EXCLUSIVE);
 		CompletableFuture<LockHandle> waiter = CompletableFuture
 			.supplyAsync(() -> this.locks.acquire("orders/2", LockMode.EXCLUSIVE));
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.client.getChildren().forPath("/locks/orders/2").size() == 2);
-		this.coordinator.stopGranting(REASON);
+		this.engine.stopGranting(REASON);
 		CompletableFuture<LockHandle> third = CompletableFuture
 			.supplyAsync(() -> other.acquire("orders/2", LockMode.EXCLUSIVE));
 		await().atMost(Duration.ofSeconds(10))
@@ -76,7 +67,7 @@ class StopGrantingTests extends ZkServerTest {
 			.havingRootCause()
 			.isInstanceOf(LockAcquisitionException.class)
 			.withMessage("Not acquiring the EXCLUSIVE lock on 'orders/2': " + REASON);
-		// the turn passed on to the waiter behind, on the coordinator that still grants
+		// the turn passed on to the waiter behind, on the engine that still grants
 		third.get(10, TimeUnit.SECONDS).release();
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.client.getChildren().forPath("/locks/orders/2").isEmpty());
@@ -86,17 +77,17 @@ class StopGrantingTests extends ZkServerTest {
 	void shouldLetAThreadReenterItsLockAndReleaseWhatItHolds() {
 		LockRequest threadOwned = LockRequest.of("orders/3", LockMode.EXCLUSIVE).ownedBy(HoldOwner.THREAD);
 		LockHandle held = this.locks.tryAcquire(threadOwned).orElseThrow();
-		this.coordinator.stopGranting(REASON);
+		this.engine.stopGranting(REASON);
 		LockHandle reentered = this.locks.tryAcquire(threadOwned).orElseThrow();
 		assertThat(reentered.fencingToken()).isEqualTo(held.fencingToken());
 		reentered.release();
 		held.release();
-		assertThat(this.coordinator.getHeldLocks()).isEmpty();
+		assertThat(this.engine.getHeldLocks()).isEmpty();
 	}
 
 	@Test
 	void shouldRejectABlankReason() {
-		assertThatIllegalArgumentException().isThrownBy(() -> this.coordinator.stopGranting(" "))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.engine.stopGranting(" "))
 			.withMessageContaining("'reason' must not be blank");
 	}
 

@@ -1,12 +1,12 @@
-package io.zklock.lock.spi;
+package io.zklock.lock.internal;
 
 import io.zklock.lock.LockPaths;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
  * The lock root of one client, such as {@code /locks} inside the namespace {@code zklock}:
- * resolves lock paths to the ZooKeeper paths of their lock nodes' parents. Immutable and
- * thread-safe.
+ * resolves lock paths to the ZooKeeper paths of their lock nodes' parents. Internal: used by
+ * {@code io.zklock.lock.LockEngine} and the queue inspector. Immutable and thread-safe.
  */
 public final class LockRoot {
 

@@ -1,8 +1,8 @@
-package io.zklock.layerfixture.spi;
+package io.zklock.layerfixture.inspection;
 
 import io.zklock.layerfixture.internal.Machine;
 
-/** The SPI's front door: uses the machinery, which uses it back (a package cycle). */
+/** An inspection of the engine: uses the machinery, which uses it back (a package cycle). */
 public class Door {
 
 	/** The machine behind the door. */
