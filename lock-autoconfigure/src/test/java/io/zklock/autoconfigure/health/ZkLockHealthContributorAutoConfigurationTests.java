@@ -36,7 +36,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * Tests for {@link ZkLockHealthContributorAutoConfiguration} and
  * {@link ZkLockHealthIndicator}, against a real ZooKeeper server, on Boot 4; the Boot 3.5
- * counterpart is tested in {@code boot35-tests}.
+ * counterpart is tested in {@code tests/boot35-tests}.
  */
 @Timeout(60)
 class ZkLockHealthContributorAutoConfigurationTests {
@@ -135,7 +135,7 @@ class ZkLockHealthContributorAutoConfigurationTests {
 
 	@Test
 	void shouldCarryTheBoot35CounterpartInItsOwnClasses() throws Exception {
-		// compiled in lock-autoconfigure-boot3 and copied into this module's classes, so the
+		// compiled in lock-autoconfigure/boot3 and copied into this module's classes, so the
 		// jar users get has both; a build that missed the copy fails here
 		Path classes = Path.of(ZkLockHealthContributorAutoConfiguration.class.getProtectionDomain()
 			.getCodeSource()

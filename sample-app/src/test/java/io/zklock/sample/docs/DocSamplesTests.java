@@ -139,7 +139,7 @@ class DocSamplesTests {
 
 	@Test
 	void shouldNameThisBuildsArtifactsAndVersionInTheXmlSamples() throws Exception {
-		String version = element(read(this.root.resolve("lock-dependencies/pom.xml"))).getElementsByTagName("version")
+		String version = element(read(this.root.resolve("zklock-dependencies/pom.xml"))).getElementsByTagName("version")
 			.item(0)
 			.getTextContent();
 		List<String> artifactIds = new ArrayList<>();

@@ -73,7 +73,7 @@ class GettingStartedDocTests {
 	void shouldNameThisBuildsModulesAndVersionInThePomFragment() throws Exception {
 		String fragment = read(this.root.resolve("sample-app/src/test/resources/com/example/orders/pom-dependencies.xml"));
 		Element project = parse("<project>" + fragment + "</project>");
-		String version = parse(read(this.root.resolve("lock-dependencies/pom.xml"))).getElementsByTagName("version")
+		String version = parse(read(this.root.resolve("zklock-dependencies/pom.xml"))).getElementsByTagName("version")
 			.item(0)
 			.getTextContent();
 		assertThat(text(project, "zklock.version")).as("zklock.version of the guide").isEqualTo(version);
