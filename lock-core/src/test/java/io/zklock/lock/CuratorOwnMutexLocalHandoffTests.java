@@ -16,25 +16,15 @@ import org.junit.jupiter.api.Test;
  * {@code testReentrant2Threads} has a local waiter give up after 10 s,
  * {@code testWaitingProcessKilledServer} restarts the server while one thread holds and another
  * waits attached, and {@code testContainerCleanup} runs ten threads through one chain before the
- * containers must be reaped. Also run: {@code testLocker}, {@code testWithNamespace},
- * {@code testReentrant} (one thread, no local waiter; cheap).
+ * containers must be reaped, and {@code testKilledSession} expires the session while one thread
+ * holds and another waits attached: the chain ends with its session and the waiter queues anew on
+ * the new session (before issue 26's fix it waited for the lost holder's release, and this test
+ * failed). Also run: {@code testLocker}, {@code testWithNamespace}, {@code testReentrant} (one
+ * thread, no local waiter; cheap).
  *
  * <p>
  * Excluded, each overridden below with {@link Disabled}:
  * <ul>
- * <li>{@code testKilledSession}: <b>a zklock defect</b>, left disabled until the engine is fixed
- * (remove the override to see it fail). Two threads of one client lock {@code our-lock}; the second
- * waits attached to the first's node; the test expires the session on the client side
- * ({@code injectSessionExpiration}) and expects the second thread to get the lock on the new
- * session while the first thread sleeps on, as it does with Curator's mutex and with zklock
- * without local handoff (once the server has expired the old session, 15 s). With local handoff
- * the second thread never gets it: the first hold is reported lost, and once the server has
- * expired the old session its node is gone and another client gets the lock at once, but a local
- * waiter waits for its turn ({@code LocalChains.awaitTurn}), which only the holder's release gives
- * it (a failed handoff write ends the chain at that release too), and nothing ends the chain when
- * its session ends. The waiter gets the lock only after the lost holder releases: an
- * {@code acquire()} without a wait blocks for as long as that holder runs, one with a wait runs
- * out on a free lock.</li>
  * <li>{@code test2Clients}: its two locks are on two clients (two engines), so no waiter is local
  * and local handoff never acts; it runs in {@link CuratorOwnMutexTests}.</li>
  * <li>In {@link CuratorOwnMutexTestsBase}: Curator's {@code testWithSchema}, {@code testRevoking}
@@ -54,12 +44,6 @@ class CuratorOwnMutexLocalHandoffTests extends CuratorOwnMutexTestsBase {
 	@Override
 	protected InterProcessLock makeLock(CuratorFramework client) {
 		return this.zklock.exclusive(client, OUR_LOCK);
-	}
-
-	@Override
-	@Test
-	@Disabled("zklock defect: a local waiter is not freed when its chain's session expires; it waits for the lost holder")
-	public void testKilledSession() {
 	}
 
 	@Override

@@ -68,6 +68,11 @@ final class LocalChain {
 		return false;
 	}
 
+	/** The session of the chain's node, or 0 while the chain has none. */
+	synchronized long sessionOfNode() {
+		return (this.nodePath != null) ? this.sessionId : 0;
+	}
+
 	/** Whether nobody leads or waits. */
 	synchronized boolean isIdle() {
 		return !this.busy && this.waiters.isEmpty();
@@ -236,6 +241,22 @@ final class LocalChain {
 	/** The chain's node is lost (a handed node is not ours): the chain has none. */
 	synchronized void nodeLost() {
 		drop();
+	}
+
+	/**
+	 * The session {@code ended} ended: a chain on a node of it ends at once (the node died with
+	 * the session), nothing more is handed, and the waiter first in line leads with a node of the
+	 * new session; the lost holder's release then finds the chain on no node.
+	 * @return whether this chain ended
+	 */
+	synchronized boolean sessionEnded(long ended) {
+		if (this.nodePath == null || this.sessionId != ended) {
+			return false;
+		}
+		LocalWaiter next = this.pending;
+		drop();
+		passLead(next);
+		return true;
 	}
 
 	/** {@code next} (or the waiter after it, if it gave up) leads: it queues with a node of its own. */

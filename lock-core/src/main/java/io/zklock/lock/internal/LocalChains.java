@@ -48,6 +48,25 @@ final class LocalChains {
 		this.holds = holds;
 		this.queue = queue;
 		this.guard = guard;
+		guard.subscribe(this::onSignal);
+	}
+
+	/**
+	 * A session that ended takes its chains with it: a LOST signal ends the chains of the session
+	 * the client had, a reconnection under a new session those of every other session
+	 * (docs/lock-protocol.md, "Local handoff", session loss).
+	 */
+	private void onSignal(ConnectionSignal signal) {
+		if (signal != ConnectionSignal.LOST && signal != ConnectionSignal.RECONNECTED) {
+			return;
+		}
+		long current = this.guard.sessionId();
+		this.chains.forEach((key, chain) -> {
+			long session = chain.sessionOfNode();
+			if (session != 0 && (signal == ConnectionSignal.LOST || session != current) && chain.sessionEnded(session)) {
+				forgetIfIdle(key, chain);
+			}
+		});
 	}
 
 	/**
