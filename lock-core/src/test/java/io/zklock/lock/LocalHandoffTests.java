@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
@@ -210,7 +211,9 @@ class LocalHandoffTests extends ZkServerTest {
 	 */
 	@Test
 	void shouldHandNothingOnOnceAHandoffWriteFailed() throws Exception {
-		LockEngine engine = engine(LONG_CHAINS);
+		FailedMultis failures = new FailedMultis();
+		LockEngine engine = new LockEngine(this.clients.newClient(NAMESPACE, ZooKeeperHandles.factory(failures)), ROOT,
+				new byte[0], LONG_CHAINS);
 		CuratorFramework observer = this.clients.newClient();
 		String path = "cohort/write-failed-later";
 		LockHandle held = engine.acquire(LockRequest.of(path, LockMode.EXCLUSIVE)).orElseThrow();
@@ -229,6 +232,8 @@ class LocalHandoffTests extends ZkServerTest {
 		try {
 			waiters.add(this.threads.submit(() -> engine.acquire(LockRequest.of(path, LockMode.EXCLUSIVE)).orElseThrow()));
 			awaitWaiting(engine, 3);
+			// the third waiter's write was refused (its reply arrived) before the holder releases
+			await().atMost(AWAIT).until(() -> failures.count.get() == 1);
 			held.release();
 			LockHandle next = waiters.get(0).get(20, TimeUnit.SECONDS);
 			assertThat(next.nodePath()).as("a node of its own, not a token written before the failure")
@@ -274,6 +279,31 @@ class LocalHandoffTests extends ZkServerTest {
 		LockHandle second = next.get(20, TimeUnit.SECONDS);
 		assertThat(second.nodePath()).isEqualTo(held.nodePath());
 		second.release();
+	}
+
+	/** Counts the asynchronous {@code multi} requests of the handle whose reply was a failure. */
+	private static final class FailedMultis implements ZooKeeperHandles {
+
+		final AtomicInteger count = new AtomicInteger();
+
+		@Override
+		public ZooKeeper newHandle(String connectString, int sessionTimeout, Watcher watcher, boolean canBeReadOnly,
+				ZKClientConfig config) throws IOException {
+			return new ZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, config) {
+
+				@Override
+				public void multi(Iterable<Op> ops, AsyncCallback.MultiCallback callback, Object context) {
+					super.multi(ops, (rc, path, ctx, results) -> {
+						if (rc != KeeperException.Code.OK.intValue()) {
+							FailedMultis.this.count.incrementAndGet();
+						}
+						callback.processResult(rc, path, ctx, results);
+					}, context);
+				}
+
+			};
+		}
+
 	}
 
 	/** Holds the next synchronous {@code multi} of the handle back until released. */
