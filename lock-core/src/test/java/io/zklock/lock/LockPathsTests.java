@@ -136,7 +136,7 @@ class LockPathsTests extends ZkServerTest {
 
 		// a namespaced client may use the name: it lives under the namespace
 		CuratorFramework namespaced = this.clients.newClient();
-		LockHandle handle = new ExclusiveLockByCurator(namespaced, "/zookeeper").tryAcquire("x", Duration.ZERO)
+		LockHandle handle = new ExclusiveLockByCurator(namespaced, "/zookeeper").tryAcquire("x", Duration.ofSeconds(10))
 			.orElseThrow();
 		assertThat(plain.checkExists().forPath("/" + NAMESPACE + "/zookeeper/x")).isNotNull();
 		handle.release();

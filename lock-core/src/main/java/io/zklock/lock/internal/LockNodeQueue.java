@@ -1,5 +1,6 @@
 package io.zklock.lock.internal;
 
+import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -16,6 +17,14 @@ import org.jspecify.annotations.Nullable;
  * Thread-safe.
  */
 final class LockNodeQueue {
+
+	/**
+	 * How long a wait that ran out before the queue was looked at (a zero wait, say) waits for
+	 * that first look: its create and listing, one round trip on a connected client (a few for a
+	 * new lock path's parents). A first look slower than that means a server too slow to answer
+	 * the wait, which then gives up.
+	 */
+	private static final Duration FIRST_LOOK_BOUND = Duration.ofSeconds(1);
 
 
 	private final CuratorFramework client;
@@ -113,7 +122,7 @@ final class LockNodeQueue {
 				}
 				// the wait ran out before the queue was looked at: the first look is one round trip
 				// away, and the round holds or gives up right after it
-				return attempt.outcome().get(firstLookBoundNanos(), TimeUnit.NANOSECONDS);
+				return attempt.outcome().get(FIRST_LOOK_BOUND.toNanos(), TimeUnit.NANOSECONDS);
 			}
 		}
 		catch (TimeoutException ex) {
@@ -125,17 +134,6 @@ final class LockNodeQueue {
 			}
 			throw ex;
 		}
-	}
-
-	/**
-	 * How long a wait that ran out before the queue was looked at (a zero wait, say) waits for
-	 * that first look: its create and listing, one round trip on a connected client, and a few
-	 * for a new lock path's parents; bounded as Curator bounds an operation, by the client's
-	 * connection timeout, so that a loaded server answers a zero wait on a free lock rather than
-	 * the wait giving up on it.
-	 */
-	private long firstLookBoundNanos() {
-		return TimeUnit.MILLISECONDS.toNanos(this.client.getZookeeperClient().getConnectionTimeoutMs());
 	}
 
 	/**
