@@ -142,12 +142,7 @@ class DocSamplesTests {
 		String version = element(read(this.root.resolve("zklock-dependencies/pom.xml"))).getElementsByTagName("version")
 			.item(0)
 			.getTextContent();
-		List<String> artifactIds = new ArrayList<>();
-		try (Stream<Path> folders = Files.list(this.root)) {
-			for (Path pom : folders.map((folder) -> folder.resolve("pom.xml")).filter(Files::isRegularFile).toList()) {
-				artifactIds.add(artifactId(pom));
-			}
-		}
+		List<String> artifactIds = ReactorModules.artifactIds(this.root);
 		for (Sample sample : samples()) {
 			if (!sample.language().equals("xml")) {
 				continue;

@@ -77,7 +77,7 @@ class GettingStartedDocTests {
 			.item(0)
 			.getTextContent();
 		assertThat(text(project, "zklock.version")).as("zklock.version of the guide").isEqualTo(version);
-		List<String> modules = moduleArtifactIds();
+		List<String> modules = ReactorModules.artifactIds(this.root);
 		NodeList dependencies = project.getElementsByTagName("dependency");
 		int zklockArtifacts = 0;
 		for (int i = 0; i < dependencies.getLength(); i++) {
@@ -100,21 +100,6 @@ class GettingStartedDocTests {
 				.isNull();
 		}
 		return blocks;
-	}
-
-	private List<String> moduleArtifactIds() throws Exception {
-		List<String> artifactIds = new ArrayList<>();
-		try (Stream<Path> folders = Files.list(this.root)) {
-			for (Path pom : folders.map((folder) -> folder.resolve("pom.xml")).filter(Files::isRegularFile).toList()) {
-				Element project = parse(read(pom));
-				for (int i = 0; i < project.getChildNodes().getLength(); i++) {
-					if (project.getChildNodes().item(i) instanceof Element child && child.getTagName().equals("artifactId")) {
-						artifactIds.add(child.getTextContent());
-					}
-				}
-			}
-		}
-		return artifactIds;
 	}
 
 	private static String text(Element element, String tag) {
