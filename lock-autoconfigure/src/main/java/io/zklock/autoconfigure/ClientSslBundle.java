@@ -67,7 +67,7 @@ final class ClientSslBundle implements AutoCloseable {
 	 * @throws org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException if no
 	 * bundle has that name
 	 */
-	static ClientSslBundle resolve(ZooKeeperSslProperties ssl, @Nullable SslBundles bundles,
+	static ClientSslBundle resolve(ZkLockProperties.ZooKeeper.Ssl ssl, @Nullable SslBundles bundles,
 			ZkLockPropertyChecks checks) {
 		if (!ssl.hasBundle()) {
 			return new ClientSslBundle(null, null, null, false);
@@ -95,7 +95,7 @@ final class ClientSslBundle implements AutoCloseable {
 	}
 
 	/** Both a bundle and store files: the client would have two sources of material. */
-	private static void rejectStoreFiles(ZooKeeperSslProperties ssl, String name) {
+	private static void rejectStoreFiles(ZkLockProperties.ZooKeeper.Ssl ssl, String name) {
 		List<String> set = new ArrayList<>();
 		addSet(set, "zklock.zookeeper.ssl.key-store", ssl.getKeyStore());
 		addSet(set, "zklock.zookeeper.ssl.trust-store", ssl.getTrustStore());
@@ -112,7 +112,7 @@ final class ClientSslBundle implements AutoCloseable {
 				null);
 	}
 
-	private static void addSet(List<String> set, String prefix, TlsStoreProperties store) {
+	private static void addSet(List<String> set, String prefix, ZkLockProperties.ZooKeeper.Ssl.Store store) {
 		if (store.getLocation() != null && !store.getLocation().isBlank()) {
 			set.add(prefix + ".location=" + store.getLocation());
 		}

@@ -30,7 +30,7 @@ final class CuratorClientFactory {
 
 	private static final Log logger = LogFactory.getLog(CuratorClientFactory.class);
 
-	private final ZooKeeperProperties properties;
+	private final ZkLockProperties.ZooKeeper properties;
 
 	private final String rootPath;
 
@@ -88,7 +88,7 @@ final class CuratorClientFactory {
 
 	private CuratorFramework build(String connectString, List<CuratorFrameworkCustomizer> customizers,
 			ExecutorService safeNotifyExecutor, ZKClientConfig clientConfig) {
-		ZooKeeperRetryProperties retry = this.properties.getRetry();
+		ZkLockProperties.ZooKeeper.Retry retry = this.properties.getRetry();
 		String namespace = this.properties.getNamespace();
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
@@ -103,10 +103,10 @@ final class CuratorClientFactory {
 					this.checks.count("zklock.zookeeper.retry.max-retries", retry.getMaxRetries())))
 			.runSafeService(safeNotifyExecutor)
 			.connectionStateErrorPolicy((this.properties
-				.getConnectionStateErrorPolicy() == ZooKeeperProperties.ConnectionStateErrorPolicy.SESSION)
+				.getConnectionStateErrorPolicy() == ZkLockProperties.ZooKeeper.ConnectionStateErrorPolicy.SESSION)
 						? new SessionConnectionStateErrorPolicy() : new StandardConnectionStateErrorPolicy())
 			.zkClientConfig(clientConfig);
-		ZooKeeperAuthProperties auth = this.properties.getAuth();
+		ZkLockProperties.ZooKeeper.Auth auth = this.properties.getAuth();
 		if (auth.isConfigured()) {
 			builder.authorization(auth.getScheme(), auth.getCredentials().getBytes(StandardCharsets.UTF_8))
 				.aclProvider(new LockNodeAclProvider(builder.getNamespace(), this.rootPath));

@@ -6,9 +6,9 @@ package io.zklock.autoconfigure;
  */
 final class PropertiesZkLockConnectionDetails implements ZkLockConnectionDetails {
 
-	private final ZooKeeperProperties properties;
+	private final ZkLockProperties.ZooKeeper properties;
 
-	PropertiesZkLockConnectionDetails(ZooKeeperProperties properties) {
+	PropertiesZkLockConnectionDetails(ZkLockProperties.ZooKeeper properties) {
 		this.properties = properties;
 	}
 

@@ -6,11 +6,12 @@ import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.annotation.OnLockLost;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.core.Ordered;
 
 /**
- * Configuration properties for zklock distributed locks.
+ * Configuration properties for zklock distributed locks. Each group of properties is a nested
+ * class: {@link ZooKeeper} ({@code zklock.zookeeper.*}, with its retry, embedded, auth and ssl
+ * groups inside it) and {@link LocalHandoff} ({@code zklock.local-handoff.*}).
  *
  * @author zklock
  */
@@ -79,11 +80,15 @@ public class ZkLockProperties {
 	 */
 	private String instanceId;
 
-	@NestedConfigurationProperty
-	private final ZooKeeperProperties zookeeper = new ZooKeeperProperties();
+	/**
+	 * ZooKeeper client settings.
+	 */
+	private final ZooKeeper zookeeper = new ZooKeeper();
 
-	@NestedConfigurationProperty
-	private final LocalHandoffProperties localHandoff = new LocalHandoffProperties();
+	/**
+	 * Local handoff of lock nodes between this application's waiters.
+	 */
+	private final LocalHandoff localHandoff = new LocalHandoff();
 
 	/**
 	 * The value of {@code zklock.enabled}.
@@ -249,7 +254,7 @@ public class ZkLockProperties {
 	 * The {@code zklock.zookeeper.*} settings.
 	 * @return the settings
 	 */
-	public ZooKeeperProperties getZookeeper() {
+	public ZooKeeper getZookeeper() {
 		return this.zookeeper;
 	}
 
@@ -257,8 +262,741 @@ public class ZkLockProperties {
 	 * The {@code zklock.local-handoff.*} settings.
 	 * @return the settings
 	 */
-	public LocalHandoffProperties getLocalHandoff() {
+	public LocalHandoff getLocalHandoff() {
 		return this.localHandoff;
+	}
+
+	/**
+	 * ZooKeeper client settings, {@code zklock.zookeeper.*}.
+	 */
+	public static class ZooKeeper {
+
+		/**
+		 * Comma-separated list of ZooKeeper servers as host:port pairs.
+		 */
+		private String connectString = "localhost:2181";
+
+		/**
+		 * Namespace (chroot) of the Curator client; all lock nodes live below it. Empty for
+		 * none.
+		 */
+		private String namespace = "zklock";
+
+		/**
+		 * ZooKeeper session timeout; a holder whose process stops answering loses its locks
+		 * this long after its last heartbeat.
+		 */
+		private Duration sessionTimeout = Duration.ofSeconds(60);
+
+		/**
+		 * Time to wait for a connection before an operation fails.
+		 */
+		private Duration connectionTimeout = Duration.ofSeconds(15);
+
+		/**
+		 * Time to wait at start-up for the ensemble to be reached before start-up fails.
+		 */
+		private Duration blockUntilConnected = Duration.ofSeconds(30);
+
+		/**
+		 * Which connection states put held locks in doubt: 'standard' (SUSPENDED and LOST) or
+		 * 'session' (only LOST, that is an expired session).
+		 */
+		private ConnectionStateErrorPolicy connectionStateErrorPolicy = ConnectionStateErrorPolicy.STANDARD;
+
+		/**
+		 * Retry policy of the client.
+		 */
+		private final Retry retry = new Retry();
+
+		/**
+		 * In-process ZooKeeper server.
+		 */
+		private final Embedded embedded = new Embedded();
+
+		/**
+		 * Authentication to ZooKeeper.
+		 */
+		private final Auth auth = new Auth();
+
+		/**
+		 * TLS to ZooKeeper.
+		 */
+		private final Ssl ssl = new Ssl();
+
+		/**
+		 * The value of {@code zklock.zookeeper.connect-string}.
+		 * @return the value
+		 */
+		public String getConnectString() {
+			return this.connectString;
+		}
+
+		/**
+		 * Sets {@code zklock.zookeeper.connect-string}.
+		 * @param connectString the value
+		 */
+		public void setConnectString(String connectString) {
+			this.connectString = connectString;
+		}
+
+		/**
+		 * The value of {@code zklock.zookeeper.namespace}.
+		 * @return the value
+		 */
+		public String getNamespace() {
+			return this.namespace;
+		}
+
+		/**
+		 * Sets {@code zklock.zookeeper.namespace}.
+		 * @param namespace the value
+		 */
+		public void setNamespace(String namespace) {
+			this.namespace = namespace;
+		}
+
+		/**
+		 * The value of {@code zklock.zookeeper.session-timeout}.
+		 * @return the value
+		 */
+		public Duration getSessionTimeout() {
+			return this.sessionTimeout;
+		}
+
+		/**
+		 * Sets {@code zklock.zookeeper.session-timeout}.
+		 * @param sessionTimeout the value
+		 */
+		public void setSessionTimeout(Duration sessionTimeout) {
+			this.sessionTimeout = sessionTimeout;
+		}
+
+		/**
+		 * The value of {@code zklock.zookeeper.connection-timeout}.
+		 * @return the value
+		 */
+		public Duration getConnectionTimeout() {
+			return this.connectionTimeout;
+		}
+
+		/**
+		 * Sets {@code zklock.zookeeper.connection-timeout}.
+		 * @param connectionTimeout the value
+		 */
+		public void setConnectionTimeout(Duration connectionTimeout) {
+			this.connectionTimeout = connectionTimeout;
+		}
+
+		/**
+		 * The value of {@code zklock.zookeeper.block-until-connected}.
+		 * @return the value
+		 */
+		public Duration getBlockUntilConnected() {
+			return this.blockUntilConnected;
+		}
+
+		/**
+		 * Sets {@code zklock.zookeeper.block-until-connected}.
+		 * @param blockUntilConnected the value
+		 */
+		public void setBlockUntilConnected(Duration blockUntilConnected) {
+			this.blockUntilConnected = blockUntilConnected;
+		}
+
+		/**
+		 * The value of {@code zklock.zookeeper.connection-state-error-policy}.
+		 * @return the value
+		 */
+		public ConnectionStateErrorPolicy getConnectionStateErrorPolicy() {
+			return this.connectionStateErrorPolicy;
+		}
+
+		/**
+		 * Sets {@code zklock.zookeeper.connection-state-error-policy}.
+		 * @param connectionStateErrorPolicy the value
+		 */
+		public void setConnectionStateErrorPolicy(ConnectionStateErrorPolicy connectionStateErrorPolicy) {
+			this.connectionStateErrorPolicy = connectionStateErrorPolicy;
+		}
+
+		/**
+		 * The {@code zklock.zookeeper.retry.*} settings.
+		 * @return the settings
+		 */
+		public Retry getRetry() {
+			return this.retry;
+		}
+
+		/**
+		 * The {@code zklock.zookeeper.auth.*} settings.
+		 * @return the settings
+		 */
+		public Auth getAuth() {
+			return this.auth;
+		}
+
+		/**
+		 * The {@code zklock.zookeeper.ssl.*} settings.
+		 * @return the settings
+		 */
+		public Ssl getSsl() {
+			return this.ssl;
+		}
+
+		/**
+		 * The {@code zklock.zookeeper.embedded.*} settings.
+		 * @return the settings
+		 */
+		public Embedded getEmbedded() {
+			return this.embedded;
+		}
+
+		/**
+		 * Retry policy of the Curator client: bounded exponential back-off, {@code zklock.zookeeper.retry.*}.
+		 */
+		public static class Retry {
+
+			/**
+			 * Sleep before the first retry; later sleeps grow exponentially.
+			 */
+			private Duration baseSleep = Duration.ofMillis(100);
+
+			/**
+			 * Maximum number of retries of one ZooKeeper operation.
+			 */
+			private int maxRetries = 3;
+
+			/**
+			 * Upper bound of the sleep between two retries.
+			 */
+			private Duration maxSleep = Duration.ofSeconds(5);
+
+			/**
+			 * The value of {@code zklock.zookeeper.retry.base-sleep}.
+			 * @return the value
+			 */
+			public Duration getBaseSleep() {
+				return this.baseSleep;
+			}
+
+			/**
+			 * Sets {@code zklock.zookeeper.retry.base-sleep}.
+			 * @param baseSleep the value
+			 */
+			public void setBaseSleep(Duration baseSleep) {
+				this.baseSleep = baseSleep;
+			}
+
+			/**
+			 * The value of {@code zklock.zookeeper.retry.max-retries}.
+			 * @return the value
+			 */
+			public int getMaxRetries() {
+				return this.maxRetries;
+			}
+
+			/**
+			 * Sets {@code zklock.zookeeper.retry.max-retries}.
+			 * @param maxRetries the value
+			 */
+			public void setMaxRetries(int maxRetries) {
+				this.maxRetries = maxRetries;
+			}
+
+			/**
+			 * The value of {@code zklock.zookeeper.retry.max-sleep}.
+			 * @return the value
+			 */
+			public Duration getMaxSleep() {
+				return this.maxSleep;
+			}
+
+			/**
+			 * Sets {@code zklock.zookeeper.retry.max-sleep}.
+			 * @param maxSleep the value
+			 */
+			public void setMaxSleep(Duration maxSleep) {
+				this.maxSleep = maxSleep;
+			}
+
+		}
+
+		/**
+		 * In-process ZooKeeper server, for development and demos, {@code zklock.zookeeper.embedded.*}.
+		 */
+		public static class Embedded {
+
+			/**
+			 * Whether to start an in-process ZooKeeper server and connect to it instead of
+			 * connect-string. Locks then exclude only clients of this one server.
+			 */
+			private boolean enabled;
+
+			/**
+			 * Client port of the in-process server; 0 picks a free port.
+			 */
+			private int port;
+
+			/**
+			 * The value of {@code zklock.zookeeper.embedded.enabled}.
+			 * @return the value
+			 */
+			public boolean isEnabled() {
+				return this.enabled;
+			}
+
+			/**
+			 * Sets {@code zklock.zookeeper.embedded.enabled}.
+			 * @param enabled the value
+			 */
+			public void setEnabled(boolean enabled) {
+				this.enabled = enabled;
+			}
+
+			/**
+			 * The value of {@code zklock.zookeeper.embedded.port}.
+			 * @return the value
+			 */
+			public int getPort() {
+				return this.port;
+			}
+
+			/**
+			 * Sets {@code zklock.zookeeper.embedded.port}.
+			 * @param port the value
+			 */
+			public void setPort(int port) {
+				this.port = port;
+			}
+
+		}
+
+		/**
+		 * Authentication to ZooKeeper, {@code zklock.zookeeper.auth.*}. With credentials set, lock nodes and
+		 * their parents are created readable and writable only by these credentials.
+		 */
+		public static class Auth {
+
+			/**
+			 * Authentication scheme, such as 'digest'.
+			 */
+			private String scheme = "digest";
+
+			/**
+			 * Credentials for the scheme, such as 'user:password' for digest. Never logged.
+			 */
+			private String credentials;
+
+			/**
+			 * Whether start-up fails, instead of logging a warning, when the lock root lets
+			 * anyone create or delete nodes under it.
+			 */
+			private boolean failOnOpenAcl;
+
+			/**
+			 * The value of {@code zklock.zookeeper.auth.scheme}.
+			 * @return the value
+			 */
+			public String getScheme() {
+				return this.scheme;
+			}
+
+			/**
+			 * Sets {@code zklock.zookeeper.auth.scheme}.
+			 * @param scheme the value
+			 */
+			public void setScheme(String scheme) {
+				this.scheme = scheme;
+			}
+
+			/**
+			 * The value of {@code zklock.zookeeper.auth.credentials}.
+			 * @return the value
+			 */
+			public String getCredentials() {
+				return this.credentials;
+			}
+
+			/**
+			 * Sets {@code zklock.zookeeper.auth.credentials}.
+			 * @param credentials the value
+			 */
+			public void setCredentials(String credentials) {
+				this.credentials = credentials;
+			}
+
+			/**
+			 * The value of {@code zklock.zookeeper.auth.fail-on-open-acl}.
+			 * @return the value
+			 */
+			public boolean isFailOnOpenAcl() {
+				return this.failOnOpenAcl;
+			}
+
+			/**
+			 * Sets {@code zklock.zookeeper.auth.fail-on-open-acl}.
+			 * @param failOnOpenAcl the value
+			 */
+			public void setFailOnOpenAcl(boolean failOnOpenAcl) {
+				this.failOnOpenAcl = failOnOpenAcl;
+			}
+
+			/**
+			 * Whether credentials are set.
+			 * @return {@code true} if authentication is configured
+			 */
+			public boolean isConfigured() {
+				return this.credentials != null && !this.credentials.isEmpty();
+			}
+
+		}
+
+		/**
+		 * TLS to ZooKeeper, {@code zklock.zookeeper.ssl.*}, configured on the client only (no JVM-wide system
+		 * properties). The key and trust material comes either from an SSL bundle ({@code bundle}) or from
+		 * store files ({@code key-store.*}, {@code trust-store.*}), never from both.
+		 */
+		public static class Ssl {
+
+			/**
+			 * Whether to connect to ZooKeeper's secure client port over TLS (Netty client socket). Naming a
+			 * bundle turns TLS on too.
+			 */
+			private boolean enabled;
+
+			/**
+			 * Name of the SSL bundle (spring.ssl.bundle.jks.* or spring.ssl.bundle.pem.*) to take the key and trust
+			 * material from, instead of key-store and trust-store.
+			 */
+			private String bundle;
+
+			/**
+			 * Whether to check that the server's certificate matches the host name or address the client connects to.
+			 */
+			private boolean hostnameVerification = true;
+
+			/**
+			 * Whether hostname verification may fall back to a reverse DNS lookup of the server's address when the
+			 * certificate does not name that address. Whoever controls those DNS records can then pass for the server
+			 * with any trusted certificate (CVE-2026-24281).
+			 */
+			private boolean allowReverseDnsLookup;
+
+			/**
+			 * Whether the client reconnects at once, keeping its session, when the SSL bundle is reloaded;
+			 * otherwise the new material serves from its next connection on.
+			 */
+			private boolean reconnectOnBundleUpdate = true;
+
+			/**
+			 * Key store file of the client.
+			 */
+			private final Store keyStore = new Store();
+
+			/**
+			 * Trust store file of the client.
+			 */
+			private final Store trustStore = new Store();
+
+			/**
+			 * The value of {@code zklock.zookeeper.ssl.enabled}.
+			 * @return the value
+			 */
+			public boolean isEnabled() {
+				return this.enabled;
+			}
+
+			/**
+			 * Sets {@code zklock.zookeeper.ssl.enabled}.
+			 * @param enabled the value
+			 */
+			public void setEnabled(boolean enabled) {
+				this.enabled = enabled;
+			}
+
+			/**
+			 * Whether TLS is on: {@code zklock.zookeeper.ssl.enabled}, or a bundle is named.
+			 * @return whether the client connects over TLS
+			 */
+			public boolean isTls() {
+				return this.enabled || hasBundle();
+			}
+
+			/**
+			 * The value of {@code zklock.zookeeper.ssl.bundle}.
+			 * @return the bundle's name, or {@code null}
+			 */
+			public String getBundle() {
+				return this.bundle;
+			}
+
+			/**
+			 * Sets {@code zklock.zookeeper.ssl.bundle}.
+			 * @param bundle the bundle's name
+			 */
+			public void setBundle(String bundle) {
+				this.bundle = bundle;
+			}
+
+			/**
+			 * Whether {@code zklock.zookeeper.ssl.bundle} names a bundle.
+			 * @return whether it is set and not blank
+			 */
+			public boolean hasBundle() {
+				return this.bundle != null && !this.bundle.isBlank();
+			}
+
+			/**
+			 * The value of {@code zklock.zookeeper.ssl.allow-reverse-dns-lookup}.
+			 * @return the value
+			 */
+			public boolean isAllowReverseDnsLookup() {
+				return this.allowReverseDnsLookup;
+			}
+
+			/**
+			 * Sets {@code zklock.zookeeper.ssl.allow-reverse-dns-lookup}.
+			 * @param allowReverseDnsLookup the value
+			 */
+			public void setAllowReverseDnsLookup(boolean allowReverseDnsLookup) {
+				this.allowReverseDnsLookup = allowReverseDnsLookup;
+			}
+
+			/**
+			 * The value of {@code zklock.zookeeper.ssl.reconnect-on-bundle-update}.
+			 * @return the value
+			 */
+			public boolean isReconnectOnBundleUpdate() {
+				return this.reconnectOnBundleUpdate;
+			}
+
+			/**
+			 * Sets {@code zklock.zookeeper.ssl.reconnect-on-bundle-update}.
+			 * @param reconnectOnBundleUpdate the value
+			 */
+			public void setReconnectOnBundleUpdate(boolean reconnectOnBundleUpdate) {
+				this.reconnectOnBundleUpdate = reconnectOnBundleUpdate;
+			}
+
+			/**
+			 * The value of {@code zklock.zookeeper.ssl.hostname-verification}.
+			 * @return the value
+			 */
+			public boolean isHostnameVerification() {
+				return this.hostnameVerification;
+			}
+
+			/**
+			 * Sets {@code zklock.zookeeper.ssl.hostname-verification}.
+			 * @param hostnameVerification the value
+			 */
+			public void setHostnameVerification(boolean hostnameVerification) {
+				this.hostnameVerification = hostnameVerification;
+			}
+
+			/**
+			 * The {@code zklock.zookeeper.ssl.key-store.*} settings.
+			 * @return the settings
+			 */
+			public Store getKeyStore() {
+				return this.keyStore;
+			}
+
+			/**
+			 * The {@code zklock.zookeeper.ssl.trust-store.*} settings.
+			 * @return the settings
+			 */
+			public Store getTrustStore() {
+				return this.trustStore;
+			}
+
+			/**
+			 * A key store or trust store file: {@code zklock.zookeeper.ssl.key-store.*} and
+			 * {@code zklock.zookeeper.ssl.trust-store.*}.
+			 */
+			public static class Store {
+
+				/**
+				 * Path of the store file.
+				 */
+				private String location;
+
+				/**
+				 * Password of the store. Never logged.
+				 */
+				private String password;
+
+				/**
+				 * Type of the store: 'PKCS12', 'JKS' or 'PEM'; empty to detect it from the file name.
+				 */
+				private String type;
+
+				/**
+				 * The value of {@code zklock.zookeeper.ssl.key-store.location} or
+				 * {@code zklock.zookeeper.ssl.trust-store.location}.
+				 * @return the value
+				 */
+				public String getLocation() {
+					return this.location;
+				}
+
+				/**
+				 * Sets {@code zklock.zookeeper.ssl.key-store.location} or
+				 * {@code zklock.zookeeper.ssl.trust-store.location}.
+				 * @param location the value
+				 */
+				public void setLocation(String location) {
+					this.location = location;
+				}
+
+				/**
+				 * The value of {@code zklock.zookeeper.ssl.key-store.password} or
+				 * {@code zklock.zookeeper.ssl.trust-store.password}.
+				 * @return the value
+				 */
+				public String getPassword() {
+					return this.password;
+				}
+
+				/**
+				 * Sets {@code zklock.zookeeper.ssl.key-store.password} or
+				 * {@code zklock.zookeeper.ssl.trust-store.password}.
+				 * @param password the value
+				 */
+				public void setPassword(String password) {
+					this.password = password;
+				}
+
+				/**
+				 * The value of {@code zklock.zookeeper.ssl.key-store.type} or
+				 * {@code zklock.zookeeper.ssl.trust-store.type}.
+				 * @return the value
+				 */
+				public String getType() {
+					return this.type;
+				}
+
+				/**
+				 * Sets {@code zklock.zookeeper.ssl.key-store.type} or
+				 * {@code zklock.zookeeper.ssl.trust-store.type}.
+				 * @param type the value
+				 */
+				public void setType(String type) {
+					this.type = type;
+				}
+
+			}
+
+		}
+
+		/**
+		 * Connection-state error policies of the Curator client.
+		 */
+		public enum ConnectionStateErrorPolicy {
+
+			/** SUSPENDED puts held locks in doubt and LOST loses them (Curator's default). */
+			STANDARD,
+
+			/** Only LOST (an expired session) loses held locks; SUSPENDED is ridden out. */
+			SESSION
+
+		}
+
+	}
+
+	/**
+	 * Local handoff (lock cohorting) of the lock engine, {@code zklock.local-handoff.*}: a held
+	 * EXCLUSIVE or WRITE lock node is handed to this application's next waiter for the same lock path
+	 * with one ZooKeeper write, up to a bound, instead of being deleted and queued for again.
+	 */
+	public static class LocalHandoff {
+
+		/**
+		 * Whether EXCLUSIVE and WRITE acquires of this application for one lock path share one lock
+		 * node, handed from holder to the next local waiter with one ZooKeeper write.
+		 */
+		private boolean enabled = false;
+
+		/**
+		 * Most handoffs of one lock node before it is released and the local waiters queue again
+		 * behind other processes' waiters.
+		 */
+		private int maxHandoffs = 32;
+
+		/**
+		 * Longest time from a lock node's grant during which it is handed on; then it is released
+		 * and the local waiters queue again behind other processes' waiters.
+		 */
+		private Duration maxTime = Duration.ofMillis(50);
+
+		/**
+		 * The value of {@code zklock.local-handoff.enabled}.
+		 * @return the value
+		 */
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		/**
+		 * Sets {@code zklock.local-handoff.enabled}.
+		 * @param enabled the value
+		 */
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		/**
+		 * The value of {@code zklock.local-handoff.max-handoffs}.
+		 * @return the value
+		 */
+		public int getMaxHandoffs() {
+			return this.maxHandoffs;
+		}
+
+		/**
+		 * Sets {@code zklock.local-handoff.max-handoffs}.
+		 * @param maxHandoffs the value
+		 */
+		public void setMaxHandoffs(int maxHandoffs) {
+			this.maxHandoffs = maxHandoffs;
+		}
+
+		/**
+		 * The value of {@code zklock.local-handoff.max-time}.
+		 * @return the value
+		 */
+		public Duration getMaxTime() {
+			return this.maxTime;
+		}
+
+		/**
+		 * Sets {@code zklock.local-handoff.max-time}.
+		 * @param maxTime the value
+		 */
+		public void setMaxTime(Duration maxTime) {
+			this.maxTime = maxTime;
+		}
+
+		/**
+		 * The engine's setting.
+		 * @param checks names a bad value as the user wrote it
+		 * @return the setting
+		 * @throws org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException
+		 * if {@code max-handoffs} is below 1 or {@code max-time} is not positive
+		 */
+		io.zklock.lock.LocalHandoff toSetting(ZkLockPropertyChecks checks) {
+			if (this.maxHandoffs < 1) {
+				throw checks.invalid("zklock.local-handoff.max-handoffs", this.maxHandoffs,
+						"it must be at least 1; set zklock.local-handoff.enabled=false to hand no lock node on");
+			}
+			if (this.maxTime == null || this.maxTime.isZero() || this.maxTime.isNegative()) {
+				throw checks.invalid("zklock.local-handoff.max-time", this.maxTime,
+						"it must be positive; set a duration such as '50ms'");
+			}
+			return new io.zklock.lock.LocalHandoff(this.enabled, this.maxHandoffs, this.maxTime);
+		}
+
 	}
 
 }

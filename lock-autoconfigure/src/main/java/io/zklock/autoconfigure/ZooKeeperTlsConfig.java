@@ -28,7 +28,8 @@ final class ZooKeeperTlsConfig {
 	private ZooKeeperTlsConfig() {
 	}
 
-	static ZKClientConfig create(ZooKeeperSslProperties ssl, ClientSslBundle bundle, ZkLockPropertyChecks checks) {
+	static ZKClientConfig create(ZkLockProperties.ZooKeeper.Ssl ssl, ClientSslBundle bundle,
+			ZkLockPropertyChecks checks) {
 		ZKClientConfig config = new ZKClientConfig();
 		if (!ssl.isTls()) {
 			return config;
@@ -62,7 +63,7 @@ final class ZooKeeperTlsConfig {
 		return config;
 	}
 
-	private static void apply(ZKClientConfig config, TlsStoreProperties store, String prefix,
+	private static void apply(ZKClientConfig config, ZkLockProperties.ZooKeeper.Ssl.Store store, String prefix,
 			ZkLockPropertyChecks checks, String locationKey, String passwordKey, String typeKey) {
 		if (store.getLocation() == null || store.getLocation().isBlank()) {
 			return;
@@ -83,7 +84,7 @@ final class ZooKeeperTlsConfig {
 	}
 
 	/** Opens a PKCS12 or JKS store with its password (PEM files are read by ZooKeeper). */
-	private static void check(TlsStoreProperties store, Path path, String prefix) {
+	private static void check(ZkLockProperties.ZooKeeper.Ssl.Store store, Path path, String prefix) {
 		String type = (store.getType() != null && !store.getType().isBlank()) ? store.getType()
 				: typeFromName(path.getFileName().toString());
 		if (type == null || type.equalsIgnoreCase("PEM")) {

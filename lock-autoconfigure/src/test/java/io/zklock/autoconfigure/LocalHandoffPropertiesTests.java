@@ -28,7 +28,7 @@ class LocalHandoffPropertiesTests extends ZkServerTest {
 	void shouldGiveTheEngineItsDefaults() {
 		this.contextRunner.run((context) -> {
 			assertThat(context.getBean(LockEngine.class).getLocalHandoff()).isEqualTo(LocalHandoff.defaults());
-			LocalHandoffProperties properties = context.getBean(ZkLockProperties.class).getLocalHandoff();
+			ZkLockProperties.LocalHandoff properties = context.getBean(ZkLockProperties.class).getLocalHandoff();
 			assertThat(properties.getMaxHandoffs()).isEqualTo(LocalHandoff.DEFAULT_MAX_HANDOFFS);
 			assertThat(properties.getMaxTime()).isEqualTo(LocalHandoff.DEFAULT_MAX_TIME);
 		});

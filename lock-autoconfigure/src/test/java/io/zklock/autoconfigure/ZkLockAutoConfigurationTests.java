@@ -103,7 +103,7 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 				assertThat(properties.getRootPath()).isEqualTo("/app/locks");
 				assertThat(properties.getDefaultWaitTime()).isEqualTo(Duration.ofSeconds(7));
 				assertThat(properties.getAspectOrder()).isEqualTo(42);
-				ZooKeeperProperties zookeeper = properties.getZookeeper();
+				ZkLockProperties.ZooKeeper zookeeper = properties.getZookeeper();
 				assertThat(zookeeper.getConnectString()).isEqualTo(server.getConnectString());
 				assertThat(zookeeper.getNamespace()).isEqualTo("orders-service");
 				assertThat(zookeeper.getSessionTimeout()).isEqualTo(Duration.ofSeconds(20));

@@ -30,7 +30,9 @@ class ZkLockPropertiesRuntimeHintsTests {
 	@Test
 	void shouldRegisterConfigurationPropertiesForBinding() throws Exception {
 		assertThat(RuntimeHintsPredicates.reflection().onType(ZkLockProperties.class)).accepts(this.hints);
-		assertThat(RuntimeHintsPredicates.reflection().onType(ZooKeeperProperties.class)).accepts(this.hints);
+		assertThat(RuntimeHintsPredicates.reflection().onType(ZkLockProperties.ZooKeeper.class)).accepts(this.hints);
+		assertThat(RuntimeHintsPredicates.reflection().onType(ZkLockProperties.ZooKeeper.Ssl.Store.class))
+			.accepts(this.hints);
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onMethodInvocation(ZkLockProperties.class.getMethod("setRootPath", String.class))).accepts(this.hints);
 	}
