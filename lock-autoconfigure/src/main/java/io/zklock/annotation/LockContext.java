@@ -1,12 +1,9 @@
 package io.zklock.annotation;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 
+import io.zklock.annotation.support.LockContextHolder;
 import io.zklock.lock.LockHandle;
 
 /**
@@ -33,11 +30,6 @@ import io.zklock.lock.LockHandle;
  */
 public final class LockContext {
 
-	private static final ThreadLocal<Deque<LockHandle>> CURRENT = ThreadLocal.withInitial(ArrayDeque::new);
-
-	/** The annotated calls running on this thread without locks, because zklock is disabled. */
-	private static final ThreadLocal<Deque<String>> UNLOCKED = new ThreadLocal<>();
-
 	private LockContext() {
 	}
 
@@ -46,7 +38,7 @@ public final class LockContext {
 	 * @return the lock, or empty outside an annotated call
 	 */
 	public static Optional<LockHandle> currentLock() {
-		return Optional.ofNullable(CURRENT.get().peek());
+		return Optional.ofNullable(LockContextHolder.current());
 	}
 
 	/**
@@ -55,9 +47,7 @@ public final class LockContext {
 	 * @return the locks, empty outside an annotated call
 	 */
 	public static List<LockHandle> currentLocks() {
-		List<LockHandle> locks = new ArrayList<>(CURRENT.get());
-		Collections.reverse(locks);
-		return List.copyOf(locks);
+		return LockContextHolder.all();
 	}
 
 	/**
@@ -71,9 +61,9 @@ public final class LockContext {
 	}
 
 	private static IllegalStateException noLock() {
-		Deque<String> unlocked = UNLOCKED.get();
-		if (unlocked != null && !unlocked.isEmpty()) {
-			return new IllegalStateException(disabled(unlocked.peek(), "LockContext"));
+		String unlocked = LockContextHolder.unlockedMethod();
+		if (unlocked != null) {
+			return new IllegalStateException(disabled(unlocked, "LockContext"));
 		}
 		return new IllegalStateException("No @DistributedLock call is running on thread '"
 				+ Thread.currentThread().getName() + "'; LockContext is only set inside a method guarded by "
@@ -89,64 +79,6 @@ public final class LockContext {
 		return "zklock is disabled (zklock.enabled=false), so " + method + " runs without a lock and has no fencing "
 				+ "token. In code that must run both ways, use " + context + ".currentLock(), empty while zklock is "
 				+ "disabled; or remove zklock.enabled=false.";
-	}
-
-	/**
-	 * Marks an annotated call that runs without locks, because zklock is disabled, on this
-	 * thread until {@link #exitUnlocked()}.
-	 * Called by zklock's interceptor ({@code io.zklock.interceptor}) around an annotated call;
-	 * applications do not call it.
-	 * @param method the method, for messages
-	 */
-	public static void enterUnlocked(String method) {
-		Deque<String> unlocked = UNLOCKED.get();
-		if (unlocked == null) {
-			unlocked = new ArrayDeque<>();
-			UNLOCKED.set(unlocked);
-		}
-		unlocked.push(method);
-	}
-
-	/**
-	 * Ends what {@link #enterUnlocked(String)} began.
-	 * Called by zklock's interceptor ({@code io.zklock.interceptor}) around an annotated call;
-	 * applications do not call it.
-	 */
-	public static void exitUnlocked() {
-		Deque<String> unlocked = UNLOCKED.get();
-		if (unlocked != null) {
-			unlocked.poll();
-			if (unlocked.isEmpty()) {
-				UNLOCKED.remove();
-			}
-		}
-	}
-
-	/**
-	 * Makes {@code locks} current on this thread, in order, until {@link #pop(List)}.
-	 * Called by zklock's interceptor ({@code io.zklock.interceptor}) around an annotated call;
-	 * applications do not call it.
-	 * @param locks the call's locks, in acquisition order
-	 */
-	public static void push(List<LockHandle> locks) {
-		Deque<LockHandle> stack = CURRENT.get();
-		locks.forEach(stack::push);
-	}
-
-	/**
-	 * Ends what {@link #push(List)} began with the same locks.
-	 * Called by zklock's interceptor ({@code io.zklock.interceptor}) around an annotated call;
-	 * applications do not call it.
-	 * @param locks the locks given to {@link #push(List)}
-	 */
-	public static void pop(List<LockHandle> locks) {
-		Deque<LockHandle> stack = CURRENT.get();
-		for (int i = 0; i < locks.size(); i++) {
-			stack.poll();
-		}
-		if (stack.isEmpty()) {
-			CURRENT.remove();
-		}
 	}
 
 }

@@ -1,14 +1,12 @@
 package io.zklock.annotation;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import reactor.core.publisher.Mono;
-import reactor.util.context.Context;
-import reactor.util.context.ContextView;
-
+import io.zklock.annotation.support.ReactiveLockContextHolder;
 import io.zklock.lock.LockHandle;
+import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
 
 /**
  * The locks of the {@link DistributedLock} methods whose Reactor pipeline is running: the
@@ -40,10 +38,7 @@ public final class ReactiveLockContext {
 	 * The Reactor {@code Context} key of the locks: its value is an unmodifiable
 	 * {@code List<LockHandle>}, the outermost call's locks first.
 	 */
-	public static final String KEY = "io.zklock.annotation.ReactiveLockContext.locks";
-
-	/** The Reactor {@code Context} key of the annotated method that runs without locks, zklock disabled. */
-	private static final String UNLOCKED_KEY = "io.zklock.annotation.ReactiveLockContext.unlocked";
+	public static final String KEY = ReactiveLockContextHolder.KEY;
 
 	private ReactiveLockContext() {
 	}
@@ -75,8 +70,8 @@ public final class ReactiveLockContext {
 	 */
 	public static Mono<Long> currentToken() {
 		return Mono.deferContextual((context) -> lockIn(context).map((lock) -> Mono.just(lock.fencingToken()))
-			.orElseGet(() -> Mono.error(new IllegalStateException(context.hasKey(UNLOCKED_KEY)
-					? LockContext.disabled(context.get(UNLOCKED_KEY), "ReactiveLockContext")
+			.orElseGet(() -> Mono.error(new IllegalStateException(context.hasKey(ReactiveLockContextHolder.UNLOCKED_KEY)
+					? LockContext.disabled(context.get(ReactiveLockContextHolder.UNLOCKED_KEY), "ReactiveLockContext")
 					: "No @DistributedLock call's lock is in this Reactor Context; ReactiveLockContext is only set "
 							+ "inside the publisher of a Mono, Flux or suspend method guarded by @DistributedLock"))));
 	}
@@ -97,41 +92,8 @@ public final class ReactiveLockContext {
 	 * @param context the context
 	 * @return the locks, empty if the context holds none
 	 */
-	@SuppressWarnings("unchecked")
 	public static List<LockHandle> locksIn(ContextView context) {
-		return context.getOrDefault(KEY, List.of());
-	}
-
-	/**
-	 * {@code context} marked as that of an annotated method that runs without locks, zklock
-	 * disabled.
-	 * Called by zklock's interceptor ({@code io.zklock.interceptor}) around an annotated call;
-	 * applications do not call it.
-	 * @param context the context
-	 * @param method the method, for messages
-	 * @return the marked context
-	 */
-	public static Context withUnlocked(Context context, String method) {
-		return context.put(UNLOCKED_KEY, method);
-	}
-
-	/**
-	 * {@code context} with {@code locks} added as the innermost.
-	 * Called by zklock's interceptor ({@code io.zklock.interceptor}) around an annotated call;
-	 * applications do not call it.
-	 * @param context the context
-	 * @param locks the call's locks, in acquisition order
-	 * @return the context with them
-	 */
-	public static Context with(Context context, List<LockHandle> locks) {
-		if (locks.isEmpty()) {
-			return context;
-		}
-		List<LockHandle> outer = locksIn(context);
-		List<LockHandle> all = new ArrayList<>(outer.size() + locks.size());
-		all.addAll(outer);
-		all.addAll(locks);
-		return context.put(KEY, List.copyOf(all));
+		return ReactiveLockContextHolder.locksIn(context);
 	}
 
 }

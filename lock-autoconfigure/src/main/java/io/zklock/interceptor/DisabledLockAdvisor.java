@@ -12,8 +12,8 @@ import reactor.core.publisher.Mono;
 import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.DistributedLocks;
 import io.zklock.annotation.DistributedSemaphore;
-import io.zklock.annotation.LockContext;
-import io.zklock.annotation.ReactiveLockContext;
+import io.zklock.annotation.support.LockContextHolder;
+import io.zklock.annotation.support.ReactiveLockContextHolder;
 
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
@@ -26,8 +26,8 @@ import org.springframework.util.ClassUtils;
 /**
  * The advisor of {@link DistributedLock} and {@link DistributedSemaphore} methods while zklock
  * is disabled ({@code zklock.enabled=false}): it runs them without locks, and marks each call
- * as one, so that {@link LockContext#currentToken()} (on the calling thread) and
- * {@link ReactiveLockContext#currentToken()} (in the {@code Mono} or {@code Flux} it returns,
+ * as one, so that {@link io.zklock.annotation.LockContext#currentToken()} (on the calling thread) and
+ * {@link io.zklock.annotation.ReactiveLockContext#currentToken()} (in the {@code Mono} or {@code Flux} it returns,
  * and in a Kotlin {@code suspend} function) say that zklock is disabled instead of that no
  * annotated call is running; {@code currentLock()} is empty. Needs no Curator class, so it
  * works when Curator is not on the class path. Thread-safe.
@@ -69,12 +69,12 @@ public final class DisabledLockAdvisor extends AbstractPointcutAdvisor {
 		String method = LockedMethods.describe(
 				BridgeMethodResolver.findBridgedMethod(AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass)));
 		Object result;
-		LockContext.enterUnlocked(method);
+		LockContextHolder.enterUnlocked(method);
 		try {
 			result = invocation.proceed();
 		}
 		finally {
-			LockContext.exitUnlocked();
+			LockContextHolder.exitUnlocked();
 		}
 		return REACTOR_PRESENT ? Reactive.markUnlocked(result, method) : result;
 	}
@@ -84,10 +84,10 @@ public final class DisabledLockAdvisor extends AbstractPointcutAdvisor {
 
 		static @Nullable Object markUnlocked(@Nullable Object result, String method) {
 			if (result instanceof Mono<?> mono) {
-				return mono.contextWrite((context) -> ReactiveLockContext.withUnlocked(context, method));
+				return mono.contextWrite((context) -> ReactiveLockContextHolder.withUnlocked(context, method));
 			}
 			if (result instanceof Flux<?> flux) {
-				return flux.contextWrite((context) -> ReactiveLockContext.withUnlocked(context, method));
+				return flux.contextWrite((context) -> ReactiveLockContextHolder.withUnlocked(context, method));
 			}
 			return result;
 		}

@@ -14,9 +14,9 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Schedulers;
 
-import io.zklock.annotation.LockContext;
 import io.zklock.annotation.OnLockLost;
-import io.zklock.annotation.ReactiveLockContext;
+import io.zklock.annotation.support.LockContextHolder;
+import io.zklock.annotation.support.ReactiveLockContextHolder;
 import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockState;
 
@@ -103,7 +103,7 @@ final class ReactorSupport {
 	private static Flux<Object> withLocks(ThrowingCall body, LockedCall held) {
 		Flux<Object> publisher = Flux.from(publisher(body, held));
 		return held.locks().isEmpty() ? publisher
-				: publisher.contextWrite((context) -> ReactiveLockContext.with(context, held.locks()));
+				: publisher.contextWrite((context) -> ReactiveLockContextHolder.with(context, held.locks()));
 	}
 
 	/**
@@ -176,7 +176,7 @@ final class ReactorSupport {
 
 	@SuppressWarnings("unchecked")
 	private static Publisher<Object> publisher(ThrowingCall body, LockedCall held) {
-		LockContext.push(held.locks());
+		LockContextHolder.push(held.locks());
 		try {
 			Object result = body.call();
 			return (result != null) ? (Publisher<Object>) result : Mono.empty();
@@ -188,7 +188,7 @@ final class ReactorSupport {
 			throw Exceptions.propagate(ex);
 		}
 		finally {
-			LockContext.pop(held.locks());
+			LockContextHolder.pop(held.locks());
 		}
 	}
 

@@ -11,10 +11,10 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 import io.zklock.annotation.HoldExceededException;
-import io.zklock.annotation.LockContext;
 import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.annotation.OnLockLost;
 import io.zklock.annotation.SkippedCall;
+import io.zklock.annotation.support.LockContextHolder;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockState;
@@ -54,7 +54,7 @@ final class StageInvocation {
 		held.start();
 		Runnable release = releaseAfterTransaction(held, settings);
 		Object result;
-		LockContext.push(held.locks());
+		LockContextHolder.push(held.locks());
 		held.methodRunning();
 		try {
 			result = invocation.proceed();
@@ -66,7 +66,7 @@ final class StageInvocation {
 		}
 		finally {
 			held.methodReturned();
-			LockContext.pop(held.locks());
+			LockContextHolder.pop(held.locks());
 		}
 		if (!(result instanceof CompletionStage<?> stage)) {
 			release.run();

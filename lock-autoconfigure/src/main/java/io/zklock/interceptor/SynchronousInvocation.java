@@ -6,9 +6,9 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 import io.zklock.annotation.DistributedLock;
-import io.zklock.annotation.LockContext;
 import io.zklock.annotation.OnLockLost;
 import io.zklock.annotation.SkippedCall;
+import io.zklock.annotation.support.LockContextHolder;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockLostException;
 
@@ -38,7 +38,7 @@ final class SynchronousInvocation {
 		boolean joinedTransaction = settings.releaseAfterTransaction() && TransactionSupport.inTransaction();
 		LossInterrupter interrupter = (settings.onLockLost() == OnLockLost.INTERRUPT) ? new LossInterrupter(held)
 				: null;
-		LockContext.push(held.locks());
+		LockContextHolder.push(held.locks());
 		held.methodRunning();
 		try {
 			Object result = invocation.proceed();
@@ -54,7 +54,7 @@ final class SynchronousInvocation {
 			if (interrupter != null) {
 				interrupter.stop();
 			}
-			LockContext.pop(held.locks());
+			LockContextHolder.pop(held.locks());
 			if (!joinedTransaction || !TransactionSupport.holdUntilCompletion(held, held::workDone,
 					settings.onLockLost() != OnLockLost.IGNORE)) {
 				held.workDone();
