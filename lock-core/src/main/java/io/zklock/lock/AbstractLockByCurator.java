@@ -42,7 +42,8 @@ public abstract class AbstractLockByCurator implements ILockByCurator {
 	/**
 	 * Acquires a lock as the request says, and fails if its wait runs out; the failure says
 	 * whether the client was connected when it ran out, and since when it was not
-	 * ({@link LockEngine#disconnectedSince()}).
+	 * ({@link LockEngine#disconnectedSince()}), and what it waited for
+	 * ({@link LockEngine#explainWait(LockRequest)}).
 	 * @param request the request
 	 * @return the handle
 	 * @throws LockAcquisitionException if the wait ran out, if interrupted, or if ZooKeeper
@@ -50,8 +51,13 @@ public abstract class AbstractLockByCurator implements ILockByCurator {
 	 */
 	@Override
 	public LockHandle acquire(LockRequest request) {
-		return tryAcquire(request)
-			.orElseThrow(() -> RequestTimeouts.waitRanOut(request, this.engine.disconnectedSince().orElse(null)));
+		return tryAcquire(request).orElseThrow(() -> RequestTimeouts.waitRanOut(request,
+				this.engine.disconnectedSince().orElse(null), explainWait(request)));
+	}
+
+	@Override
+	public Optional<String> explainWait(LockRequest request) {
+		return this.engine.explainWait(request);
 	}
 
 	@Override

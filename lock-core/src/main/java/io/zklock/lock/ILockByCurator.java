@@ -123,7 +123,20 @@ public interface ILockByCurator {
 	 * @see #tryAcquire(LockRequest)
 	 */
 	default LockHandle acquire(LockRequest request) {
-		return tryAcquire(request).orElseThrow(() -> RequestTimeouts.waitRanOut(request, null));
+		return tryAcquire(request).orElseThrow(() -> RequestTimeouts.waitRanOut(request, null, explainWait(request)));
+	}
+
+	/**
+	 * What an acquire of {@code request}'s lock path by the current thread waits for now, as far
+	 * as this process can tell (who holds it in this process, since when and where it was acquired;
+	 * a deadlock with the thread's own holds; what the lock node it waited for says of its holder),
+	 * for the message of a wait that ran out. This default knows nothing; zklock's beans ask their
+	 * engine ({@link LockEngine#explainWait(LockRequest)}).
+	 * @param request the request whose wait ran out
+	 * @return the explanation, or empty
+	 */
+	default Optional<String> explainWait(LockRequest request) {
+		return Optional.empty();
 	}
 
 	/**

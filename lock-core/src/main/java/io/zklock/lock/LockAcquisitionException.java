@@ -48,8 +48,26 @@ public class LockAcquisitionException extends RuntimeException {
 	 */
 	public static LockAcquisitionException waitRanOut(String lockPath, String message,
 			@Nullable Instant disconnectedSince) {
+		return waitRanOut(lockPath, message, disconnectedSince, null);
+	}
+
+	/**
+	 * Creates the exception for a wait that ran out, saying what it waited for.
+	 * @param lockPath the lock path that could not be acquired (the first, for several)
+	 * @param message what could not be acquired within what wait, such as
+	 * {@code "Could not acquire the EXCLUSIVE lock on 'orders/42' within 5s"}
+	 * @param disconnectedSince when the client's connection went away, or {@code null} if it
+	 * was connected (see {@link LockEngine#disconnectedSince()})
+	 * @param waitedFor what the wait waited for, as {@link LockEngine#explainWait(LockRequest)} says,
+	 * or {@code null} if unknown: appended as {@code ": it waited for …"} (a wait that ran out for
+	 * want of a connection says that instead)
+	 * @return the exception
+	 */
+	public static LockAcquisitionException waitRanOut(String lockPath, String message,
+			@Nullable Instant disconnectedSince, @Nullable String waitedFor) {
 		if (disconnectedSince == null) {
-			return new LockAcquisitionException(lockPath, message);
+			return new LockAcquisitionException(lockPath,
+					(waitedFor != null) ? message + ": it waited for " + waitedFor : message);
 		}
 		long forMillis = Math.max(0, Duration.between(disconnectedSince, Instant.now()).toMillis());
 		return new LockAcquisitionException(lockPath, message + ": the ZooKeeper client was not connected (since "

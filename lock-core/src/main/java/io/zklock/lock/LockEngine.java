@@ -44,7 +44,8 @@ public final class LockEngine implements AutoCloseable {
 	private final ClientLocks locks;
 
 	/**
-	 * Creates an engine whose lock nodes carry no data, with local handoff as
+	 * Creates an engine whose lock nodes say which host and process hold them
+	 * ({@link LockNodeData#forThisProcess(String, String)}), with local handoff as
 	 * {@link LocalHandoff#defaults()} says (off).
 	 * @param client a started Curator client; its namespace, if any, contains the lock root
 	 * @param rootPath the lock root, such as {@code "/locks"}
@@ -52,15 +53,15 @@ public final class LockEngine implements AutoCloseable {
 	 * valid ZooKeeper path
 	 */
 	public LockEngine(CuratorFramework client, String rootPath) {
-		this(client, rootPath, new byte[0]);
+		this(client, rootPath, LockNodeData.forThisProcess(null, null));
 	}
 
 	/**
 	 * Creates an engine with local handoff as {@link LocalHandoff#defaults()} says (off).
 	 * @param client a started Curator client; its namespace, if any, contains the lock root
 	 * @param rootPath the lock root, such as {@code "/locks"}
-	 * @param nodeData the bytes every lock node carries, for example an instance id; never
-	 * {@code null}
+	 * @param nodeData the bytes every lock node carries, such as
+	 * {@link LockNodeData#forThisProcess(String, String)}; never {@code null}
 	 * @throws IllegalArgumentException if the client is {@code null} or the lock root is not a
 	 * valid ZooKeeper path
 	 */
@@ -74,8 +75,8 @@ public final class LockEngine implements AutoCloseable {
 	 * instead of being deleted (lock cohorting), and the bounds of such a chain.
 	 * @param client a started Curator client; its namespace, if any, contains the lock root
 	 * @param rootPath the lock root, such as {@code "/locks"}
-	 * @param nodeData the bytes every lock node carries, for example an instance id; never
-	 * {@code null}
+	 * @param nodeData the bytes every lock node carries, such as
+	 * {@link LockNodeData#forThisProcess(String, String)}; never {@code null}
 	 * @param localHandoff the local-handoff setting, such as {@link LocalHandoff#on()}
 	 * @throws IllegalArgumentException if the client is {@code null}, the lock root is not a valid
 	 * ZooKeeper path, or {@code nodeData} or {@code localHandoff} is {@code null}
@@ -131,6 +132,38 @@ public final class LockEngine implements AutoCloseable {
 		}
 		String relative = this.root.relative(path);
 		return this.locks.acquirePermit(relative, this.root.zooKeeperPath(relative), permits, maxWait);
+	}
+
+	/**
+	 * What an acquire of {@code request}'s lock path by the current thread waits for now, as far
+	 * as this process can tell: the holds of this engine on it (who holds, since when, and where
+	 * they were acquired, if recorded), a deadlock or likely deadlock with this thread's own holds,
+	 * and what the lock node a waiter of this engine last waited for on it says of its holder
+	 * ({@link LockNodeData}). For the message of a wait that ran out, which otherwise reads the same
+	 * for a leaked handle, a self-deadlock and real contention.
+	 * @param request the request whose wait ran out
+	 * @return the explanation, or empty if this process knows nothing of the lock path's holders
+	 * @throws IllegalArgumentException if the request is {@code null} or its lock path is invalid
+	 */
+	public Optional<String> explainWait(LockRequest request) {
+		if (request == null) {
+			throw new IllegalArgumentException("Lock request must not be null; build one with LockRequest.of(path, mode)");
+		}
+		String lockPath = this.root.relative(request.path());
+		return this.locks.explainWait(request, lockPath, this.root.zooKeeperPath(lockPath));
+	}
+
+	/**
+	 * Sets how this engine looks for leaked locks ({@link LeakDetection#defaults()} until set),
+	 * for the grants from now on.
+	 * @param leakDetection the setting
+	 * @throws IllegalArgumentException if {@code leakDetection} is {@code null}
+	 */
+	public void setLeakDetection(LeakDetection leakDetection) {
+		if (leakDetection == null) {
+			throw new IllegalArgumentException("'leakDetection' must not be null; pass LeakDetection.defaults()");
+		}
+		this.locks.setLeakDetection(leakDetection);
 	}
 
 	/**

@@ -172,8 +172,44 @@ public final class LockPaths {
 		return path.equals("/zookeeper") || path.startsWith("/zookeeper/");
 	}
 
+	/**
+	 * A value as it can be printed in a message: control characters (a NUL, a tab, a line break,
+	 * U+007F to U+009F) are written as Java escapes ({@code \u0000}, {@code \t}, {@code \n}), so
+	 * that a lock path with one reads as written ({@code 'a\u0000b'}, not {@code 'ab'}).
+	 * {@code null} stays {@code "null"}.
+	 * @param value the value
+	 * @return the printable value
+	 */
+	public static String escape(@Nullable String value) {
+		if (value == null) {
+			return "null";
+		}
+		StringBuilder printable = null;
+		for (int i = 0; i < value.length(); i++) {
+			char c = value.charAt(i);
+			String escaped = switch (c) {
+				case '\t' -> "\\t";
+				case '\n' -> "\\n";
+				case '\r' -> "\\r";
+				default -> Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : null;
+			};
+			if (escaped != null && printable == null) {
+				printable = new StringBuilder(value.length() + 8).append(value, 0, i);
+			}
+			if (printable != null) {
+				if (escaped != null) {
+					printable.append(escaped);
+				}
+				else {
+					printable.append(c);
+				}
+			}
+		}
+		return (printable != null) ? printable.toString() : value;
+	}
+
 	static IllegalArgumentException invalid(@Nullable String lockPath, @Nullable String rootPath, String rule) {
-		return new IllegalArgumentException("Lock path '" + lockPath + "' is invalid: " + rule
+		return new IllegalArgumentException("Lock path '" + escape(lockPath) + "' is invalid: " + escape(rule)
 				+ ((rootPath != null) ? " (lock root " + rootPath + ")" : "")
 				+ "; use '/'-separated non-empty names such as 'orders/42'");
 	}

@@ -1,6 +1,7 @@
 package io.zklock.lock;
 
 import java.time.Instant;
+import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 
@@ -14,11 +15,12 @@ final class RequestTimeouts {
 	private RequestTimeouts() {
 	}
 
-	static LockAcquisitionException waitRanOut(LockRequest request, @Nullable Instant disconnectedSince) {
+	static LockAcquisitionException waitRanOut(LockRequest request, @Nullable Instant disconnectedSince,
+			Optional<String> explanation) {
 		return LockAcquisitionException.waitRanOut(request.path(),
-				"Could not acquire the " + request.mode() + " lock on '" + request.path() + "' within "
+				"Could not acquire the " + request.mode() + " lock on '" + LockPaths.escape(request.path()) + "' within "
 						+ request.maxWait().map(Durations::format).orElse("an unlimited wait"),
-				disconnectedSince);
+				disconnectedSince, explanation.orElse(null));
 	}
 
 }

@@ -28,10 +28,25 @@ class LockPathsTests extends ZkServerTest {
 			"a/\ud800", "\t" })
 	void shouldRejectABadLockPathNamingIt(String lockPath) {
 		assertThatIllegalArgumentException().isThrownBy(() -> LockPaths.normalize(lockPath, ROOT))
-			.withMessageContaining("Lock path '" + lockPath + "' is invalid")
+			.withMessageContaining("Lock path '" + LockPaths.escape(lockPath) + "' is invalid")
 			.withMessageContaining(ROOT);
 		assertThatIllegalArgumentException().isThrownBy(() -> LockPaths.toZooKeeperPath(lockPath, ROOT, true))
-			.withMessageContaining("'" + lockPath + "'");
+			.withMessageContaining("'" + LockPaths.escape(lockPath) + "'");
+	}
+
+	/**
+	 * A control character in a bad lock path is written as an escape, so that the message reads as
+	 * the value was written (issue 28: 'a\u0000b' printed as 'ab').
+	 */
+	@Test
+	void shouldEscapeControlCharactersOfABadLockPath() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockPaths.normalize("a\u0000b", ROOT))
+			.withMessageStartingWith("Lock path 'a\\u0000b' is invalid: ")
+			.withMessageNotContaining("\u0000");
+		assertThatIllegalArgumentException().isThrownBy(() -> LockPaths.normalize("\t", ROOT))
+			.withMessageStartingWith("Lock path '\\t' is invalid: it is blank");
+		assertThat(LockPaths.escape("orders/42")).isEqualTo("orders/42");
+		assertThat(LockPaths.escape("a\u0001\u007f\nb")).isEqualTo("a\\u0001\\u007f\\nb");
 	}
 
 	@Test
@@ -90,11 +105,11 @@ class LockPathsTests extends ZkServerTest {
 		for (String bad : new String[] { null, "", "  ", "a//b", "a/./b", "../x", "a/", "a\u0000b", "a\u0001b" }) {
 			assertThatIllegalArgumentException().as("lock path %s", bad)
 				.isThrownBy(() -> lock.tryAcquire(bad, LockMode.EXCLUSIVE, Duration.ZERO))
-				.withMessageContaining("'" + bad + "'");
+				.withMessageContaining("'" + LockPaths.escape(bad) + "'");
 			assertThatIllegalArgumentException().isThrownBy(() -> lock.acquire(bad, LockMode.EXCLUSIVE))
-				.withMessageContaining("'" + bad + "'");
+				.withMessageContaining("'" + LockPaths.escape(bad) + "'");
 			assertThatIllegalArgumentException().isThrownBy(() -> lock.acquireDistributedLock(bad))
-				.withMessageContaining("'" + bad + "'");
+				.withMessageContaining("'" + LockPaths.escape(bad) + "'");
 		}
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> lock.tryAcquire("orders", LockMode.EXCLUSIVE, Duration.ofMillis(-1)))

@@ -1,16 +1,23 @@
 package io.zklock.lock.internal;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One acquire of one lock path: the lock recipe of the ZooKeeper documentation ("Recipes and
  * Solutions: Locks" and its shared-lock variant) as Curator's {@code LockInternals} runs it,
  * with the ownership check, the fencing token and two fast paths, driven by ZooKeeper replies
- * and watch events ({@link AcquireRound}):
+ * and watch events (its rounds, {@link Round}):
  * <ol>
  * <li>Create one protected {@code EPHEMERAL_SEQUENTIAL} node under CONTAINER parents; its
  * {@code ephemeralOwner} must be the current session.
@@ -46,7 +53,7 @@ import org.jspecify.annotations.Nullable;
  * ({@link LockNodeCalls}); the waiting caller parks on {@link #outcome()}. Thread-safe: all
  * state, the rounds' too, is guarded by one {@link ReentrantLock}.
  */
-final class AcquireAttempt implements RoundOwner<AcquireRound> {
+final class AcquireAttempt {
 
 	private final QueueClient queue;
 
@@ -58,10 +65,10 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
-	private @Nullable AcquireRound round;
+	private @Nullable Round round;
 
 	/** The round that looked at a listing taken after its create's reply (its duplicates go then). */
-	private @Nullable AcquireRound lookedBy;
+	private @Nullable Round lookedBy;
 
 	private boolean done;
 
@@ -142,29 +149,25 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 
 	// --- called by the rounds, with the lock held ---
 
-	@Override
-	public boolean isCurrent(AcquireRound candidate) {
+	private boolean isCurrent(Round candidate) {
 		return !this.done && candidate == this.round;
 	}
 
 	/** Whether a round's watch events still matter: it is current, or the attempt ended with it. */
-	@Override
-	public boolean isCurrentOrEnded(AcquireRound candidate) {
+	private boolean isCurrentOrEnded(Round candidate) {
 		return candidate == this.round;
 	}
 
-	@Override
-	public boolean isPastDeadline() {
+	private boolean isPastDeadline() {
 		return this.deadline.hasPassed();
 	}
 
 	/** Starts a new round: a new lock node at the back of the queue, sent once connected. */
-	@Override
-	public void newRound() {
+	private void newRound() {
 		if (this.round != null) {
 			this.round.removeWatches();
 		}
-		this.round = new AcquireRound(this, this.queue, this.calls);
+		this.round = new Round();
 		this.waitingForConnection = true;
 		resumeIfConnected();
 	}
@@ -173,8 +176,7 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 	 * A reply of the current round failed for the connection's sake: look again once connected
 	 * (at once, if the connection is back already).
 	 */
-	@Override
-	public void lookAgainWhenConnected() {
+	private void lookAgainWhenConnected() {
 		this.waitingForConnection = true;
 		resumeIfConnected();
 	}
@@ -193,8 +195,7 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 		}
 	}
 
-	@Override
-	public void looked(List<String> duplicates) {
+	private void looked(List<String> duplicates) {
 		this.lookedBy = this.round;
 		if (!duplicates.isEmpty()) {
 			this.queue.deleteAll(duplicates);
@@ -202,16 +203,14 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 	}
 
 	/** A create whose reply came after the attempt ended or moved on: its nodes go. */
-	@Override
-	public void createdTooLate(@Nullable String nodePath) {
+	private void createdTooLate(@Nullable String nodePath) {
 		// none: Curator's protected mode finds and deletes a node whose create failed for good
 		if (nodePath != null) {
 			deleteOwnNode(nodePath, true);
 		}
 	}
 
-	@Override
-	public void grant() {
+	private void grant() {
 		this.done = true;
 		this.round.removeWatches();
 		this.outcome.complete(this.round.granted(this.queue.epoch()));
@@ -221,10 +220,9 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 	 * Ends the attempt without a grant: given up ({@code error == null}) or failed. Our node and
 	 * watches go, in the background; a create still in flight is deleted when its reply arrives.
 	 */
-	@Override
-	public void end(@Nullable Exception error) {
+	private void end(@Nullable Exception error) {
 		this.done = true;
-		AcquireRound current = this.round;
+		Round current = this.round;
 		if (current != null) {
 			current.removeWatches();
 		}
@@ -253,8 +251,7 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 	}
 
 	/** Sends a background request; a request that cannot even be sent ends the attempt. */
-	@Override
-	public void send(RoundOwner.Request request) {
+	private void send(Request request) {
 		try {
 			request.send();
 		}
@@ -263,8 +260,7 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 		}
 	}
 
-	@Override
-	public void locked(Runnable step) {
+	void locked(Runnable step) {
 		this.lock.lock();
 		try {
 			step.run();
@@ -272,6 +268,329 @@ final class AcquireAttempt implements RoundOwner<AcquireRound> {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/**
+	 * Routes the result code of a reply about {@code path}: NoNode to {@code onNoNode}; a
+	 * connection problem to looking again once connected; any other failure ends the attempt;
+	 * success to {@code onOk}.
+	 */
+	private void route(int resultCode, @Nullable String path, Runnable onNoNode, Runnable onOk) {
+		KeeperException.Code code = KeeperException.Code.get(resultCode);
+		if (code == KeeperException.Code.NONODE) {
+			onNoNode.run();
+		}
+		else if (LockNodeCalls.isConnectionProblem(code)) {
+			lookAgainWhenConnected();
+		}
+		else if (code != KeeperException.Code.OK) {
+			end(KeeperException.create(code, path));
+		}
+		else {
+			onOk.run();
+		}
+	}
+
+	/** A reply handler that runs {@code step} under the attempt's lock, while {@code round} is current. */
+	private BackgroundCallback ifCurrent(Round round, Consumer<CuratorEvent> step) {
+		return (client, event) -> ifCurrentRun(round, () -> step.accept(event));
+	}
+
+	/** A handler of a read's reply that runs {@code step} under the lock, while {@code round} is current. */
+	private RawWatches.Read ifCurrentRead(Round round, RawWatches.Read step) {
+		return (resultCode, data, stat) -> ifCurrentRun(round, () -> step.read(resultCode, data, stat));
+	}
+
+	private void ifCurrentRun(Round round, Runnable step) {
+		locked(() -> {
+			if (isCurrent(round)) {
+				step.run();
+			}
+		});
+	}
+
+	/** A background call that may fail while being sent (the client is closing). */
+	@FunctionalInterface
+	private interface Request {
+
+		void send() throws Exception;
+
+	}
+
+	/**
+	 * One round of the attempt: the protocol steps of one lock node, from its create to the grant,
+	 * driven by ZooKeeper replies and watch events. A round that finds its node is not ours any
+	 * more asks the attempt for a new round. Every method runs under the attempt's lock; replies and
+	 * events of a round that is no longer current are ignored.
+	 */
+	private final class Round {
+
+
+		private final BlockerWatch watch;
+
+		private boolean started;
+
+		private boolean createInFlight;
+
+		private @Nullable String ourPath;
+
+		private @Nullable Stat ourStat;
+
+		private long session;
+
+		private boolean awaitingPipelinedListing;
+
+		private @Nullable CuratorEvent pipelined;
+
+		/** The fencing token of the grant: the zxid of its evidence (docs/lock-protocol.md). */
+		private long fencingToken;
+
+		private @Nullable QueuePosition waitingAt;
+
+		Round() {
+			this.watch = new BlockerWatch(AcquireAttempt.this.queue, (step) -> locked(() -> {
+				if (isCurrent(this)) {
+					step.run();
+				}
+			}), this::blockerGone, this::list);
+		}
+
+		/**
+		 * Sends what is due on a connected client: the create, with the listing right behind it; or,
+		 * after a reply lost with the connection, the read that was lost.
+		 */
+		void resume() {
+			if (!this.started) {
+				start();
+			}
+			else if (this.ourPath != null && this.ourStat == null && !this.createInFlight) {
+				readOwnStat(this.ourPath);
+			}
+			else {
+				recheck();
+			}
+		}
+
+		private void start() {
+			this.started = true;
+			this.createInFlight = true;
+			this.awaitingPipelinedListing = AcquireAttempt.this.queue.isConnected();
+			AcquireAttempt.this.send(() -> AcquireAttempt.this.calls.create((client, event) -> AcquireAttempt.this.locked(() -> onCreated(event))));
+			if (this.awaitingPipelinedListing) {
+				AcquireAttempt.this.send(() -> AcquireAttempt.this.calls.list(ifCurrent(this::onPipelinedListing)));
+			}
+		}
+
+		/** Our node's path once its create returned, else {@code null}. */
+		@Nullable String nodePath() {
+			return this.ourPath;
+		}
+
+		/** Whether the create's reply is still to come (its node, if any, is then deleted on arrival). */
+		boolean isCreateInFlight() {
+			return this.createInFlight;
+		}
+
+		/** Looks at the queue again, once our node exists (after a reconnect, say). */
+		void recheck() {
+			if (this.ourStat != null && !this.awaitingPipelinedListing) {
+				list();
+			}
+		}
+
+		/** Takes off the watches that have not fired, in the background. */
+		void removeWatches() {
+			this.watch.removeRemaining();
+		}
+
+		/** The grant of this round's node, decided at connection epoch {@code decidedAt}. */
+		GrantedNode granted(long decidedAt) {
+			return new GrantedNode(this.ourPath, this.fencingToken, this.session, decidedAt);
+		}
+
+		private void onCreated(CuratorEvent event) {
+			this.createInFlight = false;
+			String created = event.getName();
+			boolean ok = LockNodeCalls.isOk(event) && created != null;
+			if (!AcquireAttempt.this.isCurrent(this)) {
+				AcquireAttempt.this.createdTooLate(ok ? created : null);
+			}
+			else if (LockNodeCalls.isNoNode(event) && AcquireAttempt.this.calls.createParentsNext()) {
+				// a new lock path: the next round creates it first, whatever the deadline
+				AcquireAttempt.this.newRound();
+			}
+			else if (LockNodeCalls.isNoNode(event) || LockNodeCalls.isConnectionProblem(event)) {
+				// a container parent was reaped between its creation and the create, or Curator's
+				// retries ran out while the ensemble was away (its protected mode then finds and
+				// deletes the node, if there is one): queue again, once connected
+				if (AcquireAttempt.this.isPastDeadline()) {
+					AcquireAttempt.this.end(null);
+				}
+				else {
+					AcquireAttempt.this.newRound();
+				}
+			}
+			else if (!ok) {
+				AcquireAttempt.this.end(LockNodeCalls.failure(event));
+			}
+			else {
+				this.ourPath = created;
+				Stat stat = event.getStat();
+				if (stat != null && stat.getCzxid() != 0) {
+					created(stat);
+				}
+				else {
+					// protected mode adopted a node whose create reply was lost: no Stat came with it
+					readOwnStat(created);
+				}
+			}
+		}
+
+		private void readOwnStat(String nodePath) {
+			AcquireAttempt.this.send(() -> AcquireAttempt.this.calls.stat(nodePath, ifCurrent(this::onOwnStat)));
+		}
+
+		private void onOwnStat(CuratorEvent event) {
+			route(event, AcquireAttempt.this::newRound, () -> created(event.getStat()));
+		}
+
+		private void created(Stat stat) {
+			long sessionId = AcquireAttempt.this.queue.sessionId();
+			if (stat.getEphemeralOwner() != sessionId) {
+				// a node of an ended session must never count as ours: queue again at the back
+				requeue();
+				return;
+			}
+			this.ourStat = stat;
+			this.session = sessionId;
+			if (!this.awaitingPipelinedListing) {
+				evaluateOrList();
+			}
+		}
+
+		private void onPipelinedListing(CuratorEvent event) {
+			this.awaitingPipelinedListing = false;
+			this.pipelined = event;
+			if (this.ourStat != null) {
+				evaluateOrList();
+			}
+		}
+
+		/** Decides from the pipelined listing if it contains our node; else lists again. */
+		private void evaluateOrList() {
+			CuratorEvent listing = this.pipelined;
+			if (listing != null && LockNodeCalls.isOk(listing) && listing.getChildren().contains(ourName())) {
+				evaluate(listing.getChildren(), listing.getStat());
+			}
+			else {
+				list();
+			}
+		}
+
+		private void list() {
+			AcquireAttempt.this.send(() -> AcquireAttempt.this.calls.list(ifCurrent(this::onListing)));
+		}
+
+		private void onListing(CuratorEvent event) {
+			// NoNode: the parent is gone, so our node is too (it died with its session)
+			route(event, this::requeue, () -> evaluate(event.getChildren(), event.getStat()));
+		}
+
+		/** Decides from a listing taken after our create; {@code parent}: the lock path's Stat with it. */
+		private void evaluate(List<String> children, Stat parent) {
+			QueuePosition position = QueuePosition.of(children, ourName());
+			if (!position.listed() || AcquireAttempt.this.queue.sessionId() != this.session) {
+				// our node died with an expired session (a lagging follower may still list it):
+				// queue again at the back with a node of the current session
+				requeue();
+				return;
+			}
+			// nodes of our own create that Curator's protected mode left block nothing, and they go
+			List<String> duplicates = position.duplicates();
+			AcquireAttempt.this.looked(duplicates.isEmpty() ? duplicates
+					: duplicates.stream().map(AcquireAttempt.this.calls::lockNodePath).toList());
+			if (position.holds()) {
+				grantOn(ListingEvidence.of(parent, this.ourStat.getCzxid()), false);
+			}
+			else if (AcquireAttempt.this.isPastDeadline()) {
+				AcquireAttempt.this.end(null);
+			}
+			else {
+				this.waitingAt = position;
+				String blockerPath = AcquireAttempt.this.calls.lockNodePath(position.blocker());
+				// NoNode: gone before the watch was set, so no event and no zxid to grant on; OK: wait
+				this.watch.watch(blockerPath, position.blockerExcludesReaders(), ifCurrentRead(this,
+						(rc, data, stat) -> AcquireAttempt.this.route(rc, blockerPath, () -> blockerMissed(blockerPath),
+								() -> sawBlocker(children, position.blocker(), data, stat))));
+			}
+		}
+
+		/** Notes what the blocker said of its holder, for the message of a wait that runs out. */
+		private void sawBlocker(List<String> children, String blocker, byte @Nullable [] data, @Nullable Stat stat) {
+			AcquireAttempt.this.queue.sawBlocker(AcquireAttempt.this.calls.basePath(), new BlockerSeen(blocker, data,
+					Instant.ofEpochMilli((stat != null) ? stat.getCtime() : 0), QueuePosition.nodesBefore(children, ourName()),
+					QueuePosition.first(children), Instant.now()));
+		}
+
+		private void blockerMissed(String path) {
+			this.watch.missed(path);
+			list();
+		}
+
+		/** Routes a reply ({@link AcquireAttempt#route}). */
+		private void route(CuratorEvent event, Runnable onNoNode, Runnable onOk) {
+			AcquireAttempt.this.route(event.getResultCode(), event.getPath(), onNoNode, onOk);
+		}
+
+		/**
+		 * Grants without listing when the blocker deleted at zxid {@code zxid} was our only blocker
+		 * (handoff without re-listing) or {@code released} after holding (handoff without a listing),
+		 * and the session is the one that listed; the zxid is the evidence (a server that sends none
+		 * gets a listing). Else lists again.
+		 */
+		private void blockerGone(String path, long zxid, boolean released) {
+			QueuePosition position = this.waitingAt;
+			if (position != null && (position.soleBlocker() || released) && zxid > 0
+					&& path.equals(AcquireAttempt.this.calls.lockNodePath(position.blocker())) && AcquireAttempt.this.queue.sessionId() == this.session) {
+				grantOn(zxid, released);
+			}
+			else {
+				list();
+			}
+		}
+
+		/**
+		 * Grants on evidence at zxid {@code evidence}, taking a write of our own node for the token
+		 * when the evidence may be another grant's too (docs/lock-protocol.md, "The fencing token").
+		 * @param releaseOfLastBlocker whether the evidence is the release after holding of our last
+		 * blocker, which only we take
+		 */
+		private void grantOn(long evidence, boolean releaseOfLastBlocker) {
+			this.fencingToken = evidence;
+			if (!AcquireAttempt.this.calls.needsOwnWrite(evidence, releaseOfLastBlocker, this.ourStat)) {
+				AcquireAttempt.this.grant();
+				return;
+			}
+			AcquireAttempt.this.send(() -> AcquireAttempt.this.calls.rewrite(this.ourPath,
+					ifCurrent((event) -> route(event, this::requeue, () -> {
+						this.ourStat = event.getStat();
+						grantOn(event.getStat().getMzxid(), false);
+					}))));
+		}
+
+		private void requeue() {
+			AcquireAttempt.this.queue.deleteInBackground(this.ourPath);
+			AcquireAttempt.this.newRound();
+		}
+
+		private BackgroundCallback ifCurrent(Consumer<CuratorEvent> step) {
+			return AcquireAttempt.this.ifCurrent(this, step);
+		}
+
+		private String ourName() {
+			return ZKPaths.getNodeFromPath(this.ourPath);
+		}
+
 	}
 
 }

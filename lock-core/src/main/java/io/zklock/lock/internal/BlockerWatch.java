@@ -1,7 +1,6 @@
 package io.zklock.lock.internal;
 
 import java.util.function.Consumer;
-import java.util.function.IntConsumer;
 
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher.Event.EventType;
@@ -66,12 +65,13 @@ final class BlockerWatch {
 	}
 
 	/**
-	 * Watches the blocker at {@code path}; {@code reply} gets the result code of the call that
-	 * says whether it still existed (NoNode: call {@link #missed(String)}; no event will come).
+	 * Watches the blocker at {@code path}; {@code reply} gets the reply of the read that says
+	 * whether it still existed (NoNode: call {@link #missed(String)}; no event will come), with its
+	 * data and Stat.
 	 * @param exclusive whether the blocker is an exclusive node ({@code EXCLUSIVE}, {@code WRITE}
 	 * or Curator's {@code -lock-})
 	 */
-	void watch(String path, boolean exclusive, IntConsumer reply) {
+	void watch(String path, boolean exclusive, RawWatches.Read reply) {
 		if (exclusive) {
 			this.handoff.watch(path, reply);
 		}

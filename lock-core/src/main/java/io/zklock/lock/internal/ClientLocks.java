@@ -2,14 +2,18 @@ package io.zklock.lock.internal;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 import io.zklock.lock.HeldLock;
+import io.zklock.lock.LeakDetection;
 import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockAcquisitionException;
+import io.zklock.lock.LockDeadlockException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
+import io.zklock.lock.LockPaths;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockTarget;
 import io.zklock.lock.PermitLease;
@@ -56,6 +60,11 @@ public final class ClientLocks implements AutoCloseable {
 	/** Why no lock is granted any more, once {@link #stopGranting(String)} was called. */
 	private volatile @Nullable String refusal;
 
+	private volatile LeakDetection leakDetection = LeakDetection.defaults();
+
+	/** Who waits for what among this engine's acquires: deadlocks of this process. */
+	private final WaitGraph waits;
+
 	/**
 	 * Creates the machinery over a client and starts following its connection state.
 	 * @param client a started Curator client
@@ -83,6 +92,7 @@ public final class ClientLocks implements AutoCloseable {
 		});
 		this.namespace = new NamespaceGate(client, this.guard);
 		this.holds = new HoldRegistry(this.guard);
+		this.waits = new WaitGraph(this.holds);
 		this.queue = new LockNodeQueue(client, nodeData, this.guard, this.namespace);
 		this.chains = new LocalChains(localHandoff, client, this.holds, this.queue, this.guard);
 		this.release = new LockRelease(this.holds, this.queue, this.chains, this.listeners);
@@ -109,6 +119,14 @@ public final class ClientLocks implements AutoCloseable {
 	 */
 	public void stopGranting(String reason) {
 		this.refusal = reason;
+	}
+
+	/**
+	 * Sets how this engine looks for leaked locks, for the grants from now on.
+	 * @param leakDetection the setting
+	 */
+	public void setLeakDetection(LeakDetection leakDetection) {
+		this.leakDetection = leakDetection;
 	}
 
 	/**
@@ -142,11 +160,13 @@ public final class ClientLocks implements AutoCloseable {
 	public Optional<LockHandle> acquire(LockRequest request, String lockPath, String basePath) {
 		LockTarget target = new LockTarget(lockPath, request.lockName().orElseGet(() -> firstSegment(lockPath)),
 				request.mode());
+		LeakDetection leaks = this.leakDetection;
+		Duration leakThreshold = leaks.threshold();
 		LockHold own = this.holds.threadHold(lockPath);
 		if (own != null) {
 			HoldHandle reentered = Reentry.enter(this.release, own, request);
 			if (reentered != null) {
-				return Optional.of(this.bounds.watch(reentered, own, request));
+				return Optional.of(this.bounds.watch(reentered, own, request, leakThreshold));
 			}
 		}
 		long start = System.nanoTime();
@@ -154,37 +174,106 @@ public final class ClientLocks implements AutoCloseable {
 		if (this.refusal != null) {
 			throw failed(target, start, refused(target));
 		}
+		StackTraceElement site = leaks.recordSites() ? AcquisitionSite.capture() : null;
 		Deadline deadline = request.maxWait().map(Deadline::after).orElse(Deadline.never());
+		WaitGraph.Wait wait = this.waits.enter(target, request.owner(), site);
 		LockHold hold;
 		try {
-			hold = this.chains.acquire(target, basePath, deadline, request, () -> {
+			checkCycle(wait, request);
+			hold = this.chains.acquire(target, basePath, deadline, request, site, () -> {
 				if (this.refusal != null) {
 					throw refused(target);
 				}
-			}, () -> queueFor(target, basePath, deadline, request));
+			}, () -> queueFor(target, basePath, deadline, request, site));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw failed(target, start, new LockAcquisitionException(lockPath,
-					"Interrupted while waiting for the " + target.mode() + " lock on '" + lockPath + "'", ex));
+					"Interrupted while waiting for the " + target.mode() + " lock on '" + LockPaths.escape(lockPath)
+							+ "'", ex));
 		}
 		catch (LockAcquisitionException ex) {
 			throw failed(target, start, ex);
 		}
 		catch (Exception ex) {
 			throw failed(target, start, new LockAcquisitionException(lockPath, "Could not acquire the "
-					+ target.mode() + " lock on '" + lockPath + "' (ZooKeeper path " + basePath + "): " + ex, ex));
+					+ target.mode() + " lock on '" + LockPaths.escape(lockPath) + "' (ZooKeeper path " + basePath + "): "
+					+ ex, ex));
 		}
 		catch (Error ex) {
 			this.listeners.failed(target, since(start), ex);
 			throw ex;
+		}
+		finally {
+			this.waits.leave(wait);
 		}
 		if (hold == null) {
 			this.listeners.timeout(target, since(start));
 			return Optional.empty();
 		}
 		this.listeners.acquired(target, hold.fencingToken(), since(start));
-		return Optional.of(this.bounds.watch(new HoldHandle(this.release, hold), hold, request));
+		return Optional.of(this.bounds.watch(new HoldHandle(this.release, hold), hold, request, leakThreshold));
+	}
+
+	/**
+	 * Fails an acquire that closes a certain deadlock of this process at once; warns of a likely
+	 * one (through a call-owned hold another thread may release) that an unlimited wait closes.
+	 */
+	private void checkCycle(WaitGraph.Wait wait, LockRequest request) {
+		WaitGraph.Cycle cycle = wait.cycle;
+		if (cycle == null) {
+			return;
+		}
+		String path = LockPaths.escape(wait.target.lockPath());
+		if (cycle.certain()) {
+			throw new LockDeadlockException(wait.target.lockPath(), "Deadlock in this process: " + cycle.describe()
+					+ ". Failing this acquire of the " + wait.target.mode() + " lock on '" + path + "' (thread '"
+					+ wait.thread.getName() + "') at once, since none of these threads can go on: take these locks "
+					+ "in one order everywhere (ILockByCurator.tryAcquireAll takes several in one canonical order)");
+		}
+		if (request.maxWait().isEmpty()) {
+			logger.warn("Likely deadlock in this process: {}. This acquire of the {} lock on '{}' waits without a "
+					+ "limit: unless another thread releases the call-owned handle on the cycle, it never ends.",
+					cycle.describe(), wait.target.mode(), path);
+		}
+	}
+
+	/**
+	 * What an acquire of {@code request}'s lock path by the current thread waits for now, as far
+	 * as this process can tell, for the message of a wait that ran out: the holds of this engine on
+	 * it (who, since when, where acquired), a cycle with this thread's own holds, and what the lock
+	 * node this engine's waiters last waited for on it says of its holder.
+	 * @param request the request
+	 * @param lockPath its lock path, relative to the lock root
+	 * @param basePath the ZooKeeper path of its lock nodes
+	 * @return the explanation, or empty if this process knows nothing of it
+	 */
+	public Optional<String> explainWait(LockRequest request, String lockPath, String basePath) {
+		LockTarget target = new LockTarget(lockPath, lockPath, request.mode());
+		List<String> parts = new ArrayList<>();
+		WaitGraph.Cycle cycle = this.waits.cycleOf(target, request.owner());
+		if (cycle != null) {
+			parts.add((cycle.certain() ? "a deadlock in this process: " : "a likely deadlock in this process: ")
+					+ cycle.describe() + (cycle.certain() ? ""
+							: " (unless another thread releases the call-owned handle on the cycle, waiting can only "
+									+ "run out)"));
+		}
+		else {
+			List<LockHold> local = this.holds.holdsOf(lockPath);
+			if (!local.isEmpty()) {
+				StringBuilder held = new StringBuilder("held in this process: ");
+				for (int i = 0; i < local.size() && i < 3; i++) {
+					held.append((i > 0) ? "; " : "").append(local.get(i).mode()).append(" by ")
+						.append(local.get(i).describeHolder());
+				}
+				if (local.size() > 3) {
+					held.append("; and ").append(local.size() - 3).append(" more");
+				}
+				parts.add(held.toString());
+			}
+		}
+		this.queue.lastBlocker(basePath).ifPresent((seen) -> parts.add(seen.describe()));
+		return parts.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", parts));
 	}
 
 	/**
@@ -213,8 +302,8 @@ public final class ClientLocks implements AutoCloseable {
 	 * across a disconnect starts in doubt.
 	 * @return the hold, or {@code null} if the deadline passed
 	 */
-	private @Nullable LockHold queueFor(LockTarget target, String basePath, Deadline deadline, LockRequest request)
-			throws Exception {
+	private @Nullable LockHold queueFor(LockTarget target, String basePath, Deadline deadline, LockRequest request,
+			@Nullable StackTraceElement site) throws Exception {
 		while (true) {
 			GrantedNode node = this.queue.acquire(basePath, target.mode(), deadline, request.isInterruptible());
 			if (node == null) {
@@ -225,7 +314,7 @@ public final class ClientLocks implements AutoCloseable {
 				this.queue.deleteInBackground(node.nodePath());
 				throw refused(target);
 			}
-			LockHold hold = new LockHold(target, node, request.owner(), Thread.currentThread());
+			LockHold hold = new LockHold(target, node, request.owner(), Thread.currentThread(), site);
 			if (this.holds.add(hold, node.decidedAt())) {
 				return hold;
 			}

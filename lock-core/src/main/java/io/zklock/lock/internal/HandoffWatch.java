@@ -1,6 +1,5 @@
 package io.zklock.lock.internal;
 
-import java.util.function.IntConsumer;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.WatchedEvent;
@@ -12,8 +11,8 @@ import org.jspecify.annotations.Nullable;
  * The watch a waiting round sets on an exclusive blocker: a persistent watch ({@code addWatch},
  * ZooKeeper 3.6+) on the ZooKeeper handle itself, so that it sees both events of the blocker's
  * release after holding, {@code multi(setData, delete)} ({@link HandoffRelease}), each with its
- * zxid; an {@code exists} right behind it says whether the blocker was still there when the watch
- * was set. A deletion whose zxid is the zxid of the last data change seen is a release after
+ * zxid; a read right behind it ({@code getData}, no watch) says whether the blocker was still there
+ * when the watch was set, and what it says of its holder. A deletion whose zxid is the zxid of the last data change seen is a release after
  * holding (see docs/lock-protocol.md, "Handoff without a listing"). The watch is taken off as soon
  * as the blocker is gone, when the round watches another node, and when the round ends: a
  * persistent watch outlives its node. The handle's {@link HandleWatches} counts the waiters of
@@ -67,10 +66,11 @@ final class HandoffWatch {
 
 	/**
 	 * Watches {@code path} (taking off the watch on a node watched before). {@code existed}
-	 * gets the {@code exists} reply's result code, unless the deletion was seen first: NoNode
-	 * then means the node was gone before the watch was set, with no event to come.
+	 * gets the reply of the read right behind the watch (its result code, and the node's data and
+	 * Stat), unless the deletion was seen first: NoNode then means the node was gone before the
+	 * watch was set, with no event to come.
 	 */
-	void watch(String path, IntConsumer existed) {
+	void watch(String path, RawWatches.Read existed) {
 		removeRemaining();
 		synchronized (this) {
 			this.pending = path;
@@ -80,9 +80,9 @@ final class HandoffWatch {
 				// a failure shows in the exists right behind it too (same session, in order)
 			});
 		}
-		this.raw.exists(path, (rc) -> {
+		this.raw.read(path, (rc, data, stat) -> {
 			if (!isDeletionSeen(path)) {
-				existed.accept(rc);
+				existed.read(rc, data, stat);
 			}
 		});
 	}

@@ -6,10 +6,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
-import org.jspecify.annotations.Nullable;
-
 import io.zklock.lock.HoldExceededReaction;
 import io.zklock.lock.LockRequest;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Times the bounds that acquires set with {@link LockRequest#holdAtMost(Duration)}: one check
@@ -17,7 +16,9 @@ import io.zklock.lock.LockRequest;
  * ({@code zklock-hold-bound}), which exists only while a check is due (it ends 10 s after the
  * last), the only thread that times hold bounds, the annotation's {@code holdAtMost} among them.
  * A check that finds its handle still unreleased reports the breach ({@link HoldBreach}), or hands
- * it to the request's {@link HoldExceededReaction}; nothing here ever releases a lock. Releasing the handle cancels its check. Thread-safe.
+ * it to the request's {@link HoldExceededReaction}; a handle without a bound is checked against the
+ * engine's leak-detection threshold, if set, and reported once past it. Nothing here ever releases
+ * a lock. Releasing the handle cancels its check. Thread-safe.
  */
 final class HoldBoundTimer implements AutoCloseable {
 
@@ -39,22 +40,34 @@ final class HoldBoundTimer implements AutoCloseable {
 	}
 
 	/**
-	 * Watches a handle just granted against its request's bound, if it has one.
+	 * Watches a handle just granted against its request's bound, if it has one, else against the
+	 * engine's leak-detection threshold, if any.
 	 * @param handle the handle, a new acquire's or a reentrant one's
 	 * @param hold the hold it is an entry of
 	 * @param request the request it was granted for
+	 * @param leakThreshold how long a hold without a bound may last before it is reported, or
+	 * {@code null}
 	 * @return {@code handle}
 	 */
-	HoldHandle watch(HoldHandle handle, LockHold hold, LockRequest request) {
+	HoldHandle watch(HoldHandle handle, LockHold hold, LockRequest request, @Nullable Duration leakThreshold) {
 		Duration bound = request.maxHold().orElse(null);
-		if (bound == null) {
+		Runnable report;
+		Duration due;
+		if (bound != null) {
+			HoldExceededReaction reaction = request.holdExceededReaction().orElse(null);
+			report = () -> this.breach.report(handle, hold, bound, reaction);
+			due = bound;
+		}
+		else if (leakThreshold != null) {
+			report = () -> this.breach.reportLongHold(handle, hold, leakThreshold);
+			due = leakThreshold;
+		}
+		else {
 			return handle;
 		}
-		HoldExceededReaction reaction = request.holdExceededReaction().orElse(null);
 		ScheduledFuture<?> check;
 		try {
-			check = this.thread.schedule(() -> this.breach.report(handle, hold, bound, reaction), nanos(bound),
-					TimeUnit.NANOSECONDS);
+			check = this.thread.schedule(report, nanos(due), TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {
 			// the engine is closed: no bound is timed any more

@@ -2,13 +2,13 @@ package io.zklock.lock.internal;
 
 import java.time.Duration;
 
-import org.jspecify.annotations.Nullable;
-
 import io.zklock.lock.Durations;
 import io.zklock.lock.HoldExceededReaction;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockPaths;
 import io.zklock.lock.LockState;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,6 +68,34 @@ final class HoldBreach {
 					+ "releases it, so no holder thread's stack is known.", message, holder.getName());
 		}
 		this.listeners.holdExceeded(hold.target(), hold.fencingToken(), heldFor, bound, false);
+	}
+
+	/**
+	 * A hold without a bound lasted past the engine's leak-detection threshold: a WARN that names
+	 * its holder (with the holder thread's stack where the hold is thread-owned), unless the handle
+	 * was released meanwhile. The lock stays held; the listeners are not told (no bound was set).
+	 */
+	void reportLongHold(LockHandle handle, LockHold hold, Duration threshold) {
+		LockState state = handle.state();
+		if (state == LockState.RELEASED) {
+			return;
+		}
+		String message = "The " + hold.mode() + " lock on '" + LockPaths.escape(hold.lockPath()) + "' (fencing token "
+				+ hold.fencingToken() + ") has been held for " + Durations.format(hold.heldFor())
+				+ ", past the leak-detection threshold of " + Durations.format(threshold) + ": " + hold.describeHolder()
+				+ ". A handle that is never released keeps the lock until its session ends: release every handle in a "
+				+ "finally block or with try-with-resources (or give the acquire a holdAtMost that says how long it may "
+				+ "hold).";
+		Thread holder = hold.holderThread();
+		if (hold.currentOwner() == HoldOwner.THREAD && holder.isAlive()) {
+			HolderStack trace = new HolderStack(
+					"Holder thread '" + holder.getName() + "' (" + holder.getState() + ") holds it, at");
+			trace.setStackTrace(holder.getStackTrace());
+			logger.warn(message, trace);
+		}
+		else {
+			logger.warn(message);
+		}
 	}
 
 	/** Runs the holder's reaction; one that fails is logged, and the listeners are told. */

@@ -30,9 +30,13 @@ final class HoldHandle implements LockHandle {
 	private Runnable onRelease = () -> {
 	};
 
+	/** Reports this handle if it becomes unreachable unreleased. */
+	private final LeakWatch leak;
+
 	HoldHandle(LockRelease release, LockHold hold) {
 		this.release = release;
 		this.hold = hold;
+		this.leak = new LeakWatch(this, hold);
 	}
 
 	@Override
@@ -115,6 +119,7 @@ final class HoldHandle implements LockHandle {
 			wasDetached = this.detached;
 			stop = this.onRelease;
 		}
+		this.leak.released();
 		stop.run();
 		return this.release.release(this.hold, wasDetached);
 	}

@@ -3,6 +3,7 @@ package io.zklock.lock.internal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -12,7 +13,8 @@ import io.zklock.lock.LockState;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The lock holds of one engine: every hold is guarded by the {@link SessionGuard}, and
+ * The lock holds of one engine: every hold is guarded by the {@link SessionGuard}, indexed by
+ * lock path (who holds a lock path in this process: {@link WaitGraph}, time-out messages), and
  * thread-owned holds are also indexed by (thread, lock path) for reentrancy. Call-owned holds
  * have no thread key, so no later acquire can join them. Thread-safe.
  */
@@ -21,6 +23,9 @@ final class HoldRegistry {
 	private final SessionGuard guard;
 
 	private final ConcurrentMap<ThreadKey, LockHold> threadOwned = new ConcurrentHashMap<>();
+
+	/** Every hold, by lock path: who holds a lock path in this engine. */
+	private final ConcurrentMap<String, Set<LockHold>> byPath = new ConcurrentHashMap<>();
 
 	HoldRegistry(SessionGuard guard) {
 		this.guard = guard;
@@ -43,12 +48,14 @@ final class HoldRegistry {
 		if (key != null) {
 			this.threadOwned.put(key, hold);
 		}
+		this.byPath.computeIfAbsent(hold.lockPath(), (path) -> ConcurrentHashMap.newKeySet()).add(hold);
 		if (this.guard.register(hold, decidedAt)) {
 			return true;
 		}
 		if (key != null) {
 			this.threadOwned.remove(key, hold);
 		}
+		forget(hold);
 		return false;
 	}
 
@@ -65,6 +72,20 @@ final class HoldRegistry {
 		if (hold.owner() == HoldOwner.THREAD) {
 			this.threadOwned.remove(new ThreadKey(hold.holderThread(), hold.lockPath()), hold);
 		}
+		forget(hold);
+	}
+
+	/** The holds of {@code lockPath} in this engine now (a snapshot). */
+	List<LockHold> holdsOf(String lockPath) {
+		Set<LockHold> holds = this.byPath.get(lockPath);
+		return (holds != null) ? List.copyOf(holds) : List.of();
+	}
+
+	private void forget(LockHold hold) {
+		this.byPath.computeIfPresent(hold.lockPath(), (path, holds) -> {
+			holds.remove(hold);
+			return holds.isEmpty() ? null : holds;
+		});
 	}
 
 	/** Snapshots of the lock holds, oldest first. */

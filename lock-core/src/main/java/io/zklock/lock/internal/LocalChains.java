@@ -71,6 +71,7 @@ final class LocalChains {
 
 	/**
 	 * Acquires through the chain of the target's lock path and mode, or the ordinary way.
+	 * @param site where it is acquired from, if recorded
 	 * @param checkGranting throws if the engine grants no lock any more
 	 * @param ordinary queues a lock node of the caller's own and registers its hold
 	 * @return the registered hold, or {@code null} if the deadline passed first (nothing is left
@@ -80,7 +81,7 @@ final class LocalChains {
 	 * @throws Exception whatever the ordinary path throws
 	 */
 	@Nullable LockHold acquire(LockTarget target, String basePath, Deadline deadline, LockRequest request,
-			Runnable checkGranting, OrdinaryPath ordinary) throws Exception {
+			@Nullable StackTraceElement site, Runnable checkGranting, OrdinaryPath ordinary) throws Exception {
 		if (!this.settings.enabled() || target.mode() == LockMode.READ) {
 			return ordinary.queue();
 		}
@@ -111,7 +112,7 @@ final class LocalChains {
 				pump(key, chain);
 				throw ex;
 			}
-			LockHold hold = new LockHold(target, node, request.owner(), Thread.currentThread());
+			LockHold hold = new LockHold(target, node, request.owner(), Thread.currentThread(), site);
 			if (this.holds.add(hold, node.decidedAt())) {
 				return hold;
 			}

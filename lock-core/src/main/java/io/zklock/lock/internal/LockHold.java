@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
+import io.zklock.lock.Durations;
 import io.zklock.lock.HeldLock;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockMode;
@@ -33,6 +34,9 @@ final class LockHold implements GuardedHold {
 
 	private final Thread holderThread;
 
+	/** Where it was acquired, if the engine records it. */
+	private final @Nullable StackTraceElement site;
+
 	private final Instant acquiredAt = Instant.now();
 
 	private final long acquiredNanos = System.nanoTime();
@@ -58,11 +62,18 @@ final class LockHold implements GuardedHold {
 	/** What the last release left to do until no guarded write is under way, if anything. */
 	private @Nullable Runnable afterPins;
 
-	LockHold(LockTarget target, GrantedNode node, HoldOwner owner, Thread holderThread) {
+	LockHold(LockTarget target, GrantedNode node, HoldOwner owner, Thread holderThread,
+			@Nullable StackTraceElement site) {
 		this.target = target;
 		this.node = node;
 		this.owner = owner;
 		this.holderThread = holderThread;
+		this.site = site;
+	}
+
+	/** Where it was acquired, or {@code null} if the engine did not record it. */
+	@Nullable StackTraceElement site() {
+		return this.site;
 	}
 
 	LockTarget target() {
@@ -118,7 +129,7 @@ final class LockHold implements GuardedHold {
 	 * Who owns the hold now: a thread-owned hold whose handles were all detached from the thread
 	 * belongs to no thread any more.
 	 */
-	private HoldOwner currentOwner() {
+	synchronized HoldOwner currentOwner() {
 		return (this.owner == HoldOwner.THREAD && this.entries == 0) ? HoldOwner.CALL : this.owner;
 	}
 
@@ -276,6 +287,22 @@ final class LockHold implements GuardedHold {
 		catch (RuntimeException ex) {
 			logger.warn("A lock-loss callback failed", ex);
 		}
+	}
+
+	/**
+	 * Who holds it, in words, for a waiter's time-out and a deadlock: {@code "thread 'worker-1'
+	 * holds (thread-owned) since 12:00:03.120Z, for 3.2s, acquired at
+	 * com.example.Billing.run(Billing.java:42)"}.
+	 */
+	String describeHolder() {
+		HoldOwner current = currentOwner();
+		LockState now = state();
+		String who = (current == HoldOwner.THREAD) ? "thread '" + this.holderThread.getName() + "' holds (thread-owned)"
+				: "a call-owned handle holds (acquired on thread '" + this.holderThread.getName()
+						+ "'; any thread may release it)";
+		return who + " since " + this.acquiredAt + ", for " + Durations.format(heldFor())
+				+ ((this.site != null) ? ", acquired at " + this.site : "")
+				+ ((now != LockState.HELD) ? " (" + now + ")" : "");
 	}
 
 	@Override

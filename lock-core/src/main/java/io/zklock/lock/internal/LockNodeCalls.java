@@ -114,6 +114,11 @@ final class LockNodeCalls {
 		this.client.setData().inBackground(reply).forPath(nodePath, this.nodeData);
 	}
 
+	/** The ZooKeeper path of the lock path's lock nodes. */
+	String basePath() {
+		return this.basePath;
+	}
+
 	String lockNodePath(String nodeName) {
 		return ZKPaths.makePath(this.basePath, nodeName);
 	}

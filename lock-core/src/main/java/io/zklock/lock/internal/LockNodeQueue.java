@@ -1,6 +1,7 @@
 package io.zklock.lock.internal;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -159,6 +160,11 @@ final class LockNodeQueue {
 			return delete(nodePath);
 		}
 		return HandoffRelease.release(this.client, this.guard, nodePath);
+	}
+
+	/** The blocker a waiter of this engine last saw on the lock path at {@code basePath}, if any. */
+	Optional<BlockerSeen> lastBlocker(String basePath) {
+		return this.waiters.lastBlocker(basePath);
 	}
 
 	/** Deletes an abandoned or foreign node in the background, never blocking; {@code null} is ignored. */

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntConsumer;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.Watcher;
@@ -44,13 +43,13 @@ final class PredecessorWatch {
 	/**
 	 * Sets a data watch on {@code path} with {@code getData}; {@code reply} gets the result code:
 	 * whether the node still existed (NoNode: no watch was left on the server; call
-	 * {@link #fired(String)}).
+	 * {@link #fired(String)}), and its data and Stat.
 	 */
-	void watch(String path, IntConsumer reply) {
+	void watch(String path, RawWatches.Read reply) {
 		synchronized (this) {
 			if (this.pending.containsKey(path)) {
 				// set already and not fired: the server keeps one watch per path
-				this.raw.exists(path, reply);
+				this.raw.read(path, reply);
 				return;
 			}
 			// counted before the call: the watch may be set on the server even if the reply is lost

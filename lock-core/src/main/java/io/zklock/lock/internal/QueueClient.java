@@ -1,6 +1,10 @@
 package io.zklock.lock.internal;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
@@ -18,6 +22,18 @@ final class QueueClient {
 	private final SessionGuard guard;
 
 	private final NamespaceGate namespace;
+
+	/** The blocker a waiter last saw, by lock path (ZooKeeper path), for the last 1024 lock paths waited on. */
+	private final Map<String, BlockerSeen> blockers = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
+
+		private static final long serialVersionUID = 1L;
+
+		@Override
+		protected boolean removeEldestEntry(Map.Entry<String, BlockerSeen> eldest) {
+			return size() > 1024;
+		}
+
+	});
 
 	QueueClient(CuratorFramework client, SessionGuard guard, NamespaceGate namespace) {
 		this.client = client;
@@ -43,6 +59,16 @@ final class QueueClient {
 	/** Deletes nodes in the background. */
 	void deleteAll(List<String> nodePaths) {
 		nodePaths.forEach(this::deleteInBackground);
+	}
+
+	/** A waiter on the lock path at {@code basePath} waits for {@code seen}. */
+	void sawBlocker(String basePath, BlockerSeen seen) {
+		this.blockers.put(basePath, seen);
+	}
+
+	/** The blocker a waiter of this engine last saw on the lock path at {@code basePath}, if any. */
+	Optional<BlockerSeen> lastBlocker(String basePath) {
+		return Optional.ofNullable(this.blockers.get(basePath));
 	}
 
 	CuratorFramework client() {

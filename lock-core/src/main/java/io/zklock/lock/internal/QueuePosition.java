@@ -64,6 +64,28 @@ record QueuePosition(boolean listed, @Nullable String blocker, boolean soleBlock
 		return new QueuePosition(true, blocker, blocker != null && blockers == 1, duplicates);
 	}
 
+	/** How many lock nodes of the listing come before {@code nodeName} in the queue. */
+	static int nodesBefore(List<String> children, String nodeName) {
+		int before = 0;
+		for (String child : children) {
+			if (modeOf(child) != null && compareSequences(child, nodeName) < 0) {
+				before++;
+			}
+		}
+		return before;
+	}
+
+	/** The first lock node of the listing in queue order, or {@code ""} if it has none. */
+	static String first(List<String> children) {
+		String first = "";
+		for (String child : children) {
+			if (modeOf(child) != null && (first.isEmpty() || compareSequences(child, first) < 0)) {
+				first = child;
+			}
+		}
+		return first;
+	}
+
 	boolean holds() {
 		return this.listed && this.blocker == null;
 	}

@@ -9,6 +9,7 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,13 +40,22 @@ final class RawWatches {
 	}
 
 	/**
-	 * Sets a data watch on {@code path} with {@code getData}; {@code reply} gets the result code.
+	 * Sets a data watch on {@code path} with {@code getData}; {@code reply} gets the result code,
+	 * and the node's data and Stat if it exists.
 	 * @return the watch, to remove or forget; counted in the handle's {@link HandleWatches} before
 	 * the request is sent, so that it is removed even if the reply is lost
 	 */
-	Registration getData(String path, Watcher watcher, IntConsumer reply) {
-		return set(path, watcher, reply,
-				(zooKeeper, full) -> zooKeeper.getData(full, watcher, (rc, p, ctx, data, stat) -> reply.accept(rc), null));
+	Registration getData(String path, Watcher watcher, Read reply) {
+		return set(path, watcher, (rc) -> reply.read(rc, null, null), (zooKeeper, full) -> zooKeeper.getData(full,
+				watcher, (rc, p, ctx, data, stat) -> reply.read(rc, data, stat), null));
+	}
+
+	/** Reads the node at {@code path} without a watch: {@code getData}, whose reply says whether it exists. */
+	void read(String path, Read reply) {
+		ZooKeeper zooKeeper = handle((rc) -> reply.read(rc, null, null));
+		if (zooKeeper != null) {
+			zooKeeper.getData(fix(path), false, (rc, p, ctx, data, stat) -> reply.read(rc, data, stat), null);
+		}
 	}
 
 	/**
@@ -58,13 +68,6 @@ final class RawWatches {
 				AddWatchMode.PERSISTENT, (rc, p, ctx) -> reply.accept(rc), null));
 	}
 
-	/** Sets nothing: {@code exists} on {@code path}; {@code reply} gets the result code. */
-	void exists(String path, IntConsumer reply) {
-		ZooKeeper zooKeeper = handle(reply);
-		if (zooKeeper != null) {
-			zooKeeper.exists(fix(path), false, (rc, p, ctx, stat) -> reply.accept(rc), null);
-		}
-	}
 
 	private Registration set(String path, Watcher watcher, IntConsumer reply, Request request) {
 		ZooKeeper zooKeeper = handle(reply);
@@ -102,6 +105,14 @@ final class RawWatches {
 			return "/";
 		}
 		return path.startsWith(prefix + "/") ? path.substring(prefix.length()) : path;
+	}
+
+	/** The reply of a read of a node: its result code, and its data and Stat if it exists. */
+	@FunctionalInterface
+	interface Read {
+
+		void read(int resultCode, byte @Nullable [] data, @Nullable Stat stat);
+
 	}
 
 	/** An asynchronous request that sets a watch on the handle's own path {@code full}. */

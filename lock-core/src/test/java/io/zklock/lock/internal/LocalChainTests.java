@@ -31,7 +31,7 @@ class LocalChainTests {
 	private final LocalChain chain = new LocalChain();
 
 	private final LockHold holder = new LockHold(new LockTarget("chain", "chain", LockMode.EXCLUSIVE),
-			new GrantedNode(NODE, 10, SESSION, 0), HoldOwner.CALL, Thread.currentThread());
+			new GrantedNode(NODE, 10, SESSION, 0), HoldOwner.CALL, Thread.currentThread(), null);
 
 	@Test
 	void shouldHandATokenWrittenAfterTheWaiterJoinedAndWithinTheLease() {

@@ -1,0 +1,65 @@
+package io.zklock.lock.internal;
+
+import java.lang.ref.Cleaner;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.zklock.lock.LockPaths;
+import io.zklock.lock.LockState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reports a {@link HoldHandle} that became unreachable while its hold was not released (Netty's
+ * {@code ResourceLeakDetector} in spirit): nothing can release that handle any more, so the lock
+ * stays held until the hold's other handles are released or its session ends. An ERROR on this
+ * class's logger names the lock, the thread that acquired it and, if recorded, where. The handles of
+ * every engine share one {@link Cleaner} and its daemon thread {@code zklock-leak-detector}; a
+ * handle's watch costs one registration, ended by its release. Thread-safe.
+ */
+final class LeakWatch {
+
+	private static final Logger logger = LoggerFactory.getLogger(LeakWatch.class);
+
+	private static final Cleaner cleaner = Cleaner.create((runnable) -> {
+		Thread thread = new Thread(runnable, "zklock-leak-detector");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private final AtomicBoolean released = new AtomicBoolean();
+
+	private final Cleaner.Cleanable cleanable;
+
+	/** Watches {@code handle}, an entry of {@code hold}; the report must not reach the handle. */
+	LeakWatch(Object handle, LockHold hold) {
+		this.cleanable = cleaner.register(handle, new Report(hold, this.released));
+	}
+
+	/** The handle was released: no report, ever. */
+	void released() {
+		this.released.set(true);
+		this.cleanable.clean();
+	}
+
+	/** Runs once, on the detector's thread when the handle became unreachable, or at its release. */
+	private record Report(LockHold hold, AtomicBoolean released) implements Runnable {
+
+		@Override
+		public void run() {
+			if (this.released.get() || this.hold.state() == LockState.RELEASED) {
+				return;
+			}
+			logger.error("A LockHandle of the {} lock on '{}' (fencing token {}) became unreachable without being "
+					+ "released: no code can release that handle any more, so the lock stays held until the hold's "
+					+ "other handles are released or its session ends. {}. Release every handle, in a finally block or "
+					+ "with try-with-resources.", this.hold.mode(), LockPaths.escape(this.hold.lockPath()),
+					this.hold.fencingToken(), capitalized(this.hold.describeHolder()));
+		}
+
+		private static String capitalized(String text) {
+			return text.isEmpty() ? text : Character.toUpperCase(text.charAt(0)) + text.substring(1);
+		}
+
+	}
+
+}

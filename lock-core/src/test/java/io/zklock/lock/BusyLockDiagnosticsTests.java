@@ -1,0 +1,260 @@
+package io.zklock.lock;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.LoggerFactory;
+
+import static io.zklock.lock.ZkTestSupport.AWAIT;
+import static io.zklock.lock.ZkTestSupport.ROOT;
+import static io.zklock.lock.ZkTestSupport.awaitQueued;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A busy lock says who holds it (issue 28, item 2): a wait that runs out names the holder of this
+ * process (thread, since when, where acquired) or what the blocking lock node of another process
+ * says of its holder (host, process, application); a deadlock among this process's threads fails
+ * the acquire that closes it at once, naming the cycle, and a likely one (through a call-owned
+ * hold) is named in the time-out; a leaked handle is reported when it becomes unreachable, and a
+ * hold past the leak-detection threshold with its holder. Before, all of these read "Could not
+ * acquire the EXCLUSIVE lock on 'leak' within 2s", and a leak said nothing until shutdown.
+ */
+@Timeout(90)
+class BusyLockDiagnosticsTests extends ZkServerTest {
+
+	private static final Duration SHORT = Duration.ofMillis(300);
+
+	private final ExecutorService threads = Executors.newCachedThreadPool();
+
+	private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+
+	private final List<Logger> loggers = List.of((Logger) LoggerFactory.getLogger("io.zklock.lock.internal.LeakWatch"),
+			(Logger) LoggerFactory.getLogger("io.zklock.lock.internal.HoldBreach"),
+			(Logger) LoggerFactory.getLogger("io.zklock.lock.internal.ClientLocks"));
+
+	@BeforeEach
+	void captureLogs() {
+		this.log.start();
+		this.loggers.forEach((logger) -> {
+			logger.addAppender(this.log);
+			logger.setLevel(Level.INFO);
+		});
+	}
+
+	@AfterEach
+	void stop() {
+		this.loggers.forEach((logger) -> logger.detachAppender(this.log));
+		this.threads.shutdownNow();
+	}
+
+	@Test
+	void shouldNameTheHolderOfThisProcessWhenAWaitRunsOut() {
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		LockHandle held = locks.acquire(LockRequest.of("busy/local", LockMode.EXCLUSIVE).ownedBy(HoldOwner.CALL));
+		try {
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> locks.acquire(LockRequest.of("busy/local", LockMode.EXCLUSIVE).waitAtMost(SHORT)))
+				.withMessageStartingWith("Could not acquire the EXCLUSIVE lock on 'busy/local' within 300ms: it waited for ")
+				.withMessageContaining("a call-owned handle holds (acquired on thread '" + Thread.currentThread().getName())
+				.withMessageContaining("acquired at io.zklock.lock.BusyLockDiagnosticsTests."
+						+ "shouldNameTheHolderOfThisProcessWhenAWaitRunsOut(BusyLockDiagnosticsTests.java:");
+		}
+		finally {
+			held.release();
+		}
+	}
+
+	@Test
+	void shouldSayWhatTheLockNodeOfAnotherProcessSaysOfItsHolder() {
+		CuratorFramework other = this.clients.newClient();
+		LockEngine billing = new LockEngine(other, ROOT, LockNodeData.forThisProcess("billing", "b-1"));
+		LockHandle held = new ExclusiveLockByCurator(billing).acquire("busy/remote", LockMode.EXCLUSIVE);
+		try {
+			ExclusiveLockByCurator locks = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> locks.acquire(LockRequest.of("busy/remote", LockMode.EXCLUSIVE).waitAtMost(SHORT)))
+				.withMessageContaining("it waited for the lock node a waiter of this process last waited for on it, "
+						+ held.nodePath().substring(held.nodePath().lastIndexOf('/') + 1))
+				.withMessageContaining("belongs to host ")
+				.withMessageContaining(", process " + ProcessHandle.current().pid()
+						+ ", application 'billing', instance 'b-1'")
+				.withMessageContaining(", the holder's");
+		}
+		finally {
+			held.release();
+		}
+	}
+
+	@Test
+	void shouldDescribeNodeDataOfCuratorAndOfNone() {
+		assertThat(LockNodeData.describe("10.0.0.5".getBytes(StandardCharsets.UTF_8))).isEqualTo("node data '10.0.0.5'");
+		assertThat(LockNodeData.describe(new byte[0])).isEqualTo("no node data");
+		assertThat(LockNodeData.describe("zklock host=a b pid=7 app=x".getBytes(StandardCharsets.UTF_8)))
+			.isEqualTo("host a, process 7, application 'x'");
+		assertThat(new String(LockNodeData.forThisProcess("my app", null), StandardCharsets.UTF_8))
+			.startsWith("zklock host=")
+			.endsWith(" pid=" + ProcessHandle.current().pid() + " app=my_app");
+	}
+
+	/**
+	 * x then y on one thread, y then x on another: the acquire that closes the cycle fails at once,
+	 * naming both threads, both locks and where they were acquired; the other goes on.
+	 */
+	@Test
+	void shouldFailTheAcquireThatClosesADeadlockAtOnceNamingTheCycle() throws Exception {
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		CuratorFramework observer = this.clients.newClient();
+		CountDownLatch bothHold = new CountDownLatch(2);
+		Future<String> first = this.threads.submit(() -> {
+			Thread.currentThread().setName("deadlock-first");
+			try (LockHandle x = locks.acquire(threadOwned("deadlock/x"))) {
+				bothHold.countDown();
+				bothHold.await();
+				try (LockHandle y = locks.acquire(threadOwned("deadlock/y").waitAtMost(Duration.ofSeconds(60)))) {
+					return "granted";
+				}
+			}
+		});
+		Future<String> second = this.threads.submit(() -> {
+			Thread.currentThread().setName("deadlock-second");
+			try (LockHandle y = locks.acquire(threadOwned("deadlock/y"))) {
+				bothHold.countDown();
+				bothHold.await();
+				awaitQueued(observer, "deadlock/y", 2);
+				locks.acquire(threadOwned("deadlock/x").waitAtMost(Duration.ofSeconds(60)));
+				return "granted";
+			}
+			catch (LockDeadlockException ex) {
+				return ex.getMessage();
+			}
+		});
+		assertThat(second.get(20, TimeUnit.SECONDS)).as("the acquire that closed the cycle, at once")
+			.startsWith("Deadlock in this process: thread 'deadlock-second' waits for the EXCLUSIVE lock on 'deadlock/x'")
+			.contains("which thread 'deadlock-first' holds (thread-owned)")
+			.contains("thread 'deadlock-first' waits for the EXCLUSIVE lock on 'deadlock/y'")
+			.contains("which thread 'deadlock-second' holds (thread-owned)")
+			.contains("take these locks in one order everywhere");
+		assertThat(first.get(20, TimeUnit.SECONDS)).as("the other thread goes on").isEqualTo("granted");
+	}
+
+	/**
+	 * A thread holds a lock through a call-owned handle and asks for it again: another thread may
+	 * release that handle, so the wait is not failed, but its time-out says this thread holds it
+	 * itself; without a limit, the wait is warned of at once.
+	 */
+	@Test
+	void shouldSayWhenAThreadWaitsForALockItHoldsItselfThroughACallOwnedHandle() throws Exception {
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		LockHandle held = locks.acquire(LockRequest.of("busy/self", LockMode.EXCLUSIVE).ownedBy(HoldOwner.CALL));
+		try {
+			assertThatExceptionOfType(LockAcquisitionException.class)
+				.isThrownBy(() -> locks.acquire(LockRequest.of("busy/self", LockMode.EXCLUSIVE)
+					.ownedBy(HoldOwner.CALL)
+					.waitAtMost(SHORT)))
+				.withMessageContaining("it waited for a likely deadlock in this process: thread '"
+						+ Thread.currentThread().getName() + "' waits for the EXCLUSIVE lock on 'busy/self'")
+				.withMessageContaining("which a call-owned handle holds (acquired on thread '"
+						+ Thread.currentThread().getName() + "'; any thread may release it)")
+				.withMessageContaining("unless another thread releases the call-owned handle on the cycle");
+
+			Future<Optional<LockHandle>> unlimited = this.threads.submit(() -> {
+				Thread.currentThread().setName("self-waiter");
+				LockHandle mine = locks.acquire(LockRequest.of("busy/self-unlimited", LockMode.EXCLUSIVE)
+					.ownedBy(HoldOwner.CALL));
+				try {
+					return locks.tryAcquire(LockRequest.of("busy/self-unlimited", LockMode.EXCLUSIVE)
+						.ownedBy(HoldOwner.CALL)
+						.waitAtMost(Duration.ofSeconds(2)));
+				}
+				finally {
+					mine.release();
+				}
+			});
+			assertThat(unlimited.get(20, TimeUnit.SECONDS)).isEmpty();
+			Future<?> without = this.threads.submit(() -> {
+				LockHandle mine = locks.acquire(LockRequest.of("busy/self-unlimited", LockMode.EXCLUSIVE)
+					.ownedBy(HoldOwner.CALL));
+				try {
+					locks.acquire(LockRequest.of("busy/self-unlimited", LockMode.EXCLUSIVE).ownedBy(HoldOwner.CALL));
+				}
+				finally {
+					mine.release();
+				}
+				return null;
+			});
+			await().atMost(AWAIT).until(() -> messages(Level.WARN).stream()
+				.anyMatch((message) -> message.startsWith("Likely deadlock in this process: thread '")
+						&& message.contains("waits without a limit")));
+			without.cancel(true);
+		}
+		finally {
+			held.release();
+		}
+	}
+
+	@Test
+	void shouldReportAHandleThatBecameUnreachableWithoutRelease() {
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		leak(locks);
+		await().atMost(AWAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
+			System.gc();
+			return messages(Level.ERROR).stream()
+				.anyMatch((message) -> message.startsWith("A LockHandle of the EXCLUSIVE lock on 'leaky' (fencing token ")
+						&& message.contains("became unreachable without being released")
+						&& message.contains("acquired at io.zklock.lock.BusyLockDiagnosticsTests.leak("));
+		});
+	}
+
+	@Test
+	void shouldReportAHoldPastTheLeakDetectionThresholdWithItsHolder() {
+		LockEngine engine = new LockEngine(this.clients.newClient(), ROOT);
+		engine.setLeakDetection(LeakDetection.after(Duration.ofMillis(200)));
+		LockHandle held = new ExclusiveLockByCurator(engine).acquire(threadOwned("long-hold"));
+		String holder = Thread.currentThread().getName();
+		try {
+			await().atMost(AWAIT).until(() -> messages(Level.WARN).stream()
+				.anyMatch((message) -> message.startsWith("The EXCLUSIVE lock on 'long-hold' (fencing token ")
+						&& message.contains("past the leak-detection threshold of 200ms: thread '" + holder
+								+ "' holds (thread-owned)")
+						&& message.contains("acquired at io.zklock.lock.BusyLockDiagnosticsTests.")));
+		}
+		finally {
+			held.release();
+		}
+	}
+
+	private static LockRequest threadOwned(String path) {
+		return LockRequest.of(path, LockMode.EXCLUSIVE).ownedBy(HoldOwner.THREAD);
+	}
+
+	/** Acquires and drops the handle: nothing refers to it once this returns. */
+	private static void leak(ILockByCurator locks) {
+		locks.acquire(LockRequest.of("leaky", LockMode.EXCLUSIVE).ownedBy(HoldOwner.CALL));
+	}
+
+	private List<String> messages(Level level) {
+		return this.log.list.stream()
+			.filter((event) -> event.getLevel() == level)
+			.map(ILoggingEvent::getFormattedMessage)
+			.toList();
+	}
+
+}
