@@ -72,8 +72,9 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 		try {
 			assertThatExceptionOfType(LockAcquisitionException.class)
 				.isThrownBy(() -> locks.acquire(LockRequest.of("busy/local", LockMode.EXCLUSIVE).waitAtMost(SHORT)))
-				.withMessageStartingWith("Could not acquire the EXCLUSIVE lock on 'busy/local' within 300ms: it waited for ")
-				.withMessageContaining("a call-owned handle holds (acquired on thread '" + Thread.currentThread().getName())
+				.withMessageStartingWith("Could not acquire the EXCLUSIVE lock on 'busy/local' within 300ms: it waited for "
+						+ "this process's own EXCLUSIVE hold: a call-owned handle holds (acquired on thread '"
+						+ Thread.currentThread().getName())
 				.withMessageContaining("acquired at io.zklock.lock.BusyLockDiagnosticsTests."
 						+ "shouldNameTheHolderOfThisProcessWhenAWaitRunsOut(BusyLockDiagnosticsTests.java:");
 		}
@@ -91,12 +92,12 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 			ExclusiveLockByCurator locks = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
 			assertThatExceptionOfType(LockAcquisitionException.class)
 				.isThrownBy(() -> locks.acquire(LockRequest.of("busy/remote", LockMode.EXCLUSIVE).waitAtMost(SHORT)))
-				.withMessageContaining("it waited for the lock node a waiter of this process last waited for on it, "
-						+ held.nodePath().substring(held.nodePath().lastIndexOf('/') + 1))
-				.withMessageContaining("belongs to host ")
+				.withMessageContaining("it waited for lock node "
+						+ held.nodePath().substring(held.nodePath().lastIndexOf('/') + 1) + " (the holder's), which belongs "
+						+ "to host ")
 				.withMessageContaining(", process " + ProcessHandle.current().pid()
-						+ ", application 'billing', instance 'b-1'")
-				.withMessageContaining(", the holder's");
+						+ ", application 'billing', instance 'b-1' (created ")
+				.withMessageContaining("as a waiter of this process last saw it at ");
 		}
 		finally {
 			held.release();
