@@ -17,12 +17,13 @@ public record ScenarioContext(ZooKeeperServer server, ServerKind kind, Scale sca
 		ServerResults results) {
 
 	/**
-	 * The connect string JMH forks get: the server's for a standalone server, empty for an
-	 * embedded pass (each fork then starts its own in-process server).
+	 * The connect string JMH forks get: the server's for a standalone server (an ensemble's
+	 * first member), empty for an embedded pass (each fork then starts its own in-process
+	 * server).
 	 * @return the connect string parameter
 	 */
 	public String jmhConnectString() {
-		return (this.kind == ServerKind.PROCESS) ? this.server.connectString() : "";
+		return (this.kind == ServerKind.EMBEDDED) ? "" : this.server.connectString(0);
 	}
 
 }

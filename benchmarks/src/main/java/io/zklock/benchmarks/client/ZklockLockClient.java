@@ -22,18 +22,10 @@ final class ZklockLockClient implements LockClient {
 
 	private final String root;
 
-	private final Library library;
-
-	ZklockLockClient(ZkClient client, String root, LocalHandoff localHandoff, Library library) {
+	ZklockLockClient(ZkClient client, String root, LocalHandoff localHandoff) {
 		this.root = root;
-		this.library = library;
 		this.coordinator = new LockCoordinator(client.curator(), root, new byte[0], localHandoff);
 		this.locks = new ExclusiveLockByCurator(this.coordinator);
-	}
-
-	@Override
-	public Library library() {
-		return this.library;
 	}
 
 	@Override
