@@ -25,7 +25,8 @@ import io.zklock.lock.LockMode;
  * one lock path (or on keys under it). The threads warm up, stop at a barrier while the server's
  * counters are read, run the measured window, and stop at a barrier again, so that the counters
  * cover exactly the cycles counted. On ZooKeeper it then looks at what the run left: lock nodes
- * under a one-key load's path and watches on the server, while the sessions are still open.
+ * under a one-key load's path and watches on the server (but for the one on
+ * {@code /zookeeper/config} every Curator client keeps), while the sessions are still open.
  */
 public final class ContendedLoad {
 
@@ -206,7 +207,7 @@ public final class ContendedLoad {
 		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LEFTOVER_WAIT_MILLIS);
 		long watches;
 		do {
-			watches = counters.mntr().get(ServerCounters.Mntr.WATCH_COUNT);
+			watches = counters.watchesBesideCurators();
 			if (watches == 0) {
 				return 0;
 			}

@@ -28,8 +28,8 @@ import java.util.stream.Stream;
  * @param clientCpuNanos CPU time of the driver JVM (the clients) in the window, or -1 if unknown
  * @param nodesLeft lock nodes under a one-key load's lock path once every thread had released,
  * or -1 if not looked at (a peer not on ZooKeeper, a many-key load)
- * @param watchesLeft watches registered on the ZooKeeper server once every thread had released,
- * or -1 if not looked at
+ * @param watchesLeft watches registered on the ZooKeeper server once every thread had released
+ * (but for Curator's own on {@code /zookeeper/config}), or -1 if not looked at
  */
 public record LoadOutcome(long operations, long writes, double seconds, long requests, long watchEvents,
 		int peakLockNodes, long[] handoffGapsNanos, List<Long> remoteWaits, long[] acquireNanos, long commits,

@@ -41,6 +41,8 @@ public final class PeerServers implements AutoCloseable {
 
 	private boolean started;
 
+	private boolean warm;
+
 	/**
 	 * Creates the (not yet started) servers of a section.
 	 * @param onDisk whether etcd's data directory is on disk (fsync as production pays it),
@@ -127,6 +129,16 @@ public final class PeerServers implements AutoCloseable {
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * Whether the peers still need their warm-up; {@code true} once only.
+	 * @return {@code true} the first time it is asked
+	 */
+	public synchronized boolean firstUse() {
+		boolean first = !this.warm;
+		this.warm = true;
+		return first;
 	}
 
 	/**

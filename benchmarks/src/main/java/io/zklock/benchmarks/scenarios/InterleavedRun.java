@@ -20,7 +20,7 @@ import io.zklock.benchmarks.server.ZooKeeperServer;
  * not counted. A {@link TimedCall} also reports the time of a part of each call (such as the
  * acquire of an acquire + release cycle), whose median and 99th percentile are kept.
  */
-final class InterleavedRun {
+public final class InterleavedRun {
 
 	private final ZooKeeperServer server;
 
@@ -34,7 +34,7 @@ final class InterleavedRun {
 	 * @param rounds the counted rounds
 	 * @param slice how long each variant runs per round
 	 */
-	InterleavedRun(ZooKeeperServer server, int rounds, Duration slice) {
+	public InterleavedRun(ZooKeeperServer server, int rounds, Duration slice) {
 		this.server = server;
 		this.rounds = rounds;
 		this.slice = slice;
@@ -46,7 +46,7 @@ final class InterleavedRun {
 	 * @return the figures by name, in table order
 	 * @throws Exception if a call or the server fails
 	 */
-	Map<String, Figures> run(Map<String, Call> variants) throws Exception {
+	public Map<String, Figures> run(Map<String, Call> variants) throws Exception {
 		Map<String, TimedCall> timed = new LinkedHashMap<>();
 		variants.forEach((name, call) -> timed.put(name, () -> {
 			call.run();
@@ -61,7 +61,7 @@ final class InterleavedRun {
 	 * @return the figures by name, in table order, with the timed part's percentiles
 	 * @throws Exception if a call or the server fails
 	 */
-	Map<String, Figures> runTimed(Map<String, TimedCall> variants) throws Exception {
+	public Map<String, Figures> runTimed(Map<String, TimedCall> variants) throws Exception {
 		Map<String, Variant> counted = new LinkedHashMap<>();
 		variants.forEach((name, call) -> counted.put(name, new Variant(call, this.server.counters())));
 		return runCounted(counted);
@@ -73,7 +73,7 @@ final class InterleavedRun {
 	 * @return the figures by name, in table order
 	 * @throws Exception if a call or a server fails
 	 */
-	Map<String, Figures> runCounted(Map<String, Variant> variants) throws Exception {
+	public Map<String, Figures> runCounted(Map<String, Variant> variants) throws Exception {
 		List<String> names = List.copyOf(variants.keySet());
 		Map<String, long[]> totals = new LinkedHashMap<>();
 		Map<String, LatencySamples> samples = new LinkedHashMap<>();
@@ -140,7 +140,7 @@ final class InterleavedRun {
 	 * @param clientCpuMicrosPerCall this JVM's CPU per call (the client, and anything else the
 	 * JVM runs meanwhile), in µs
 	 */
-	record Figures(double perSecond, double requestsPerCall, long calls, double timedP50Micros,
+	public record Figures(double perSecond, double requestsPerCall, long calls, double timedP50Micros,
 			double timedP99Micros, double commitsPerCall, double serverCpuMicrosPerCall,
 			double clientCpuMicrosPerCall) {
 	}
@@ -150,12 +150,12 @@ final class InterleavedRun {
 	 * @param call the call
 	 * @param counter the server's counter
 	 */
-	record Variant(TimedCall call, RequestCounter counter) {
+	public record Variant(TimedCall call, RequestCounter counter) {
 	}
 
 	/** A call of one variant that times a part of itself. */
 	@FunctionalInterface
-	interface TimedCall {
+	public interface TimedCall {
 
 		/**
 		 * Makes the call.
@@ -168,7 +168,7 @@ final class InterleavedRun {
 
 	/** A call of one variant. */
 	@FunctionalInterface
-	interface Call {
+	public interface Call {
 
 		/**
 		 * Makes the call.

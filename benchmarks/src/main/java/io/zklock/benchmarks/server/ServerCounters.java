@@ -113,6 +113,38 @@ public final class ServerCounters implements RequestCounter {
 		return values;
 	}
 
+	/**
+	 * The watches registered on the members ({@code wchp}), but for the one every Curator client
+	 * keeps on {@code /zookeeper/config} (its ensemble tracker).
+	 * @return the watches, added up over the members
+	 * @throws IOException if a member does not answer
+	 */
+	public long watchesBesideCurators() throws IOException {
+		long watches = 0;
+		for (int member : this.ports) {
+			boolean counted = false;
+			for (String line : send(member, "wchp").split("\n")) {
+				if (line.isBlank()) {
+					continue;
+				}
+				if (!Character.isWhitespace(line.charAt(0))) {
+					counted = !line.trim().equals(ZooDefsConfig.PATH);
+				}
+				else if (counted) {
+					watches++;
+				}
+			}
+		}
+		return watches;
+	}
+
+	/** Where ZooKeeper keeps its dynamic configuration, watched by every Curator client. */
+	private static final class ZooDefsConfig {
+
+		static final String PATH = org.apache.zookeeper.ZooDefs.CONFIG_NODE;
+
+	}
+
 	private static String add(String key, String a, String b) {
 		try {
 			double x = Double.parseDouble(a);
