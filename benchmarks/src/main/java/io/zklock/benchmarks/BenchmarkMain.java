@@ -110,7 +110,7 @@ public final class BenchmarkMain {
 					new JmhRunner(options.scale()), results, peers);
 			boolean driverWarm = false;
 			for (Scenario scenario : SCENARIOS) {
-				if (!options.runs(scenario.number())) {
+				if (!options.runs(scenario.number()) || !options.quickRuns(kind, scenario.number())) {
 					continue;
 				}
 				if (!driverWarm) {

@@ -113,6 +113,25 @@ public record BenchmarkOptions(Scale scale, List<ServerKind> servers, Set<Intege
 	}
 
 	/**
+	 * The scenarios a quick run (CI) runs on the ensemble when none are chosen: the ensemble's own
+	 * code paths (an uncontended cycle, contended loads over four members) within CI's time; the
+	 * peer scenarios run on the process server.
+	 */
+	static final Set<Integer> QUICK_ENSEMBLE = Set.of(1, 3, 4);
+
+	/**
+	 * Whether a quick run with no scenarios chosen runs a scenario on a server: on the ensemble only
+	 * {@link #QUICK_ENSEMBLE}; everything else everywhere.
+	 * @param kind the server
+	 * @param number the scenario's number
+	 * @return {@code true} unless a quick run leaves it out
+	 */
+	public boolean quickRuns(ServerKind kind, int number) {
+		return !this.scale.isQuick() || !this.scenarios.isEmpty() || kind != ServerKind.ENSEMBLE
+				|| QUICK_ENSEMBLE.contains(number);
+	}
+
+	/**
 	 * Whether a scenario is selected.
 	 * @param number the scenario's number
 	 * @return {@code true} if it runs

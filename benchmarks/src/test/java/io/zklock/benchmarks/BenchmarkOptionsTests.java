@@ -36,6 +36,19 @@ class BenchmarkOptionsTests {
 	}
 
 	@Test
+	void shouldKeepAQuickRunOnTheEnsembleToItsOwnCodePathsUnlessScenariosAreChosen() {
+		BenchmarkOptions quick = BenchmarkOptions.parse(new String[] { "--quick" }, MODULE);
+		BenchmarkOptions chosen = BenchmarkOptions.parse(new String[] { "--quick", "--scenarios=10" }, MODULE);
+		BenchmarkOptions full = BenchmarkOptions.parse(new String[0], MODULE);
+
+		assertThat(quick.quickRuns(ServerKind.ENSEMBLE, 3)).isTrue();
+		assertThat(quick.quickRuns(ServerKind.ENSEMBLE, 10)).isFalse();
+		assertThat(quick.quickRuns(ServerKind.PROCESS, 10)).isTrue();
+		assertThat(chosen.quickRuns(ServerKind.ENSEMBLE, 10)).isTrue();
+		assertThat(full.quickRuns(ServerKind.ENSEMBLE, 10)).isTrue();
+	}
+
+	@Test
 	void shouldRunTheGateAtTheQuickScaleIntoItsOwnFolder() {
 		BenchmarkOptions options = BenchmarkOptions.parse(new String[] { "--gate", "--server=ensemble" }, MODULE);
 

@@ -28,6 +28,7 @@ import io.zklock.benchmarks.report.TextTable;
 import io.zklock.benchmarks.scenarios.InterleavedRun.Figures;
 import io.zklock.benchmarks.scenarios.InterleavedRun.Variant;
 import io.zklock.benchmarks.server.RequestCounter;
+import io.zklock.benchmarks.server.ZooKeeperEnsemble;
 
 /**
  * Scenario 9: uncontended acquire + release of one lock (1 client, 1 thread), zklock against
@@ -44,6 +45,12 @@ public final class PeerUncontendedScenario implements Scenario {
 	private static final String WRITE = "ZooKeeper write (setData)";
 
 	private static final String REDIS_READ = "Redis read (GET)";
+
+	private static final String VIA_MEMBER = "ZooKeeper write ";
+
+	private static String viaMember(int member, String role) {
+		return VIA_MEMBER + "via member " + (member + 1) + " (" + role + ")";
+	}
 
 	@Override
 	public int number() {
@@ -84,6 +91,20 @@ public final class PeerUncontendedScenario implements Scenario {
 				session.curator().setData().forPath(node, new byte[8]);
 				return -1;
 			}, zooKeeper));
+			if (context.server() instanceof ZooKeeperEnsemble ensemble) {
+				// a write through each member: what a follower, the leader and the observer cost a client
+				List<String> roles = ensemble.roles();
+				for (int member = 0; member < roles.size(); member++) {
+					ZkClient memberSession = ZkClient.connect(ensemble.connectString(member));
+					resources.add(memberSession);
+					String memberNode = memberSession.curator().create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+						.forPath(ROOT + "-member-", new byte[8]);
+					variants.put(viaMember(member, roles.get(member)), new Variant(() -> {
+						memberSession.curator().setData().forPath(memberNode, new byte[8]);
+						return -1;
+					}, zooKeeper));
+				}
+			}
 			String redis = context.peers().address(Peer.REDISSON_RLOCK);
 			if (redis != null) {
 				Config config = new Config();
@@ -192,6 +213,9 @@ public final class PeerUncontendedScenario implements Scenario {
 				micros(write), String.format(Locale.ROOT, "one write round trip: about %,.0f cycles/s%s", 1e6 / write,
 						(redisson == null) ? "" : String.format(Locale.ROOT, ", %.2f× Redisson RLock's",
 								(1e6 / write) / redisson.perSecond()))));
+		figures.keySet().stream().filter((name) -> name.startsWith(VIA_MEMBER)).forEach((name) -> table.row(List.of(
+				"one write round trip " + name.substring(VIA_MEMBER.length()), micros(1e6 / figures.get(name).perSecond()),
+				"`setData` on a session connected to that member only, same run")));
 		table.note("Read from the same interleaved run as table 9 (means: 1 / throughput). The read and write round "
 				+ "trips are single ZooKeeper calls on a session of their own, so the floor holds no library at all. "
 				+ "Lock caching is an estimate from the write round trip, not a measurement of built code.");
