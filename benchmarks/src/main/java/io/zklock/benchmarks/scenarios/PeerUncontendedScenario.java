@@ -46,10 +46,10 @@ public final class PeerUncontendedScenario implements Scenario {
 
 	private static final String REDIS_READ = "Redis read (GET)";
 
-	private static final String VIA_MEMBER = "ZooKeeper write ";
+	private static final String VIA_MEMBER = "ZooKeeper write via ";
 
 	private static String viaMember(int member, String role) {
-		return VIA_MEMBER + "via member " + (member + 1) + " (" + role + ")";
+		return VIA_MEMBER + "member " + (member + 1) + " (" + role + ")";
 	}
 
 	@Override
@@ -214,7 +214,7 @@ public final class PeerUncontendedScenario implements Scenario {
 						(redisson == null) ? "" : String.format(Locale.ROOT, ", %.2f× Redisson RLock's",
 								(1e6 / write) / redisson.perSecond()))));
 		figures.keySet().stream().filter((name) -> name.startsWith(VIA_MEMBER)).forEach((name) -> table.row(List.of(
-				"one write round trip " + name.substring(VIA_MEMBER.length()), micros(1e6 / figures.get(name).perSecond()),
+				"one write round trip via " + name.substring(VIA_MEMBER.length()), micros(1e6 / figures.get(name).perSecond()),
 				"`setData` on a session connected to that member only, same run")));
 		table.note("Read from the same interleaved run as table 9 (means: 1 / throughput). The read and write round "
 				+ "trips are single ZooKeeper calls on a session of their own, so the floor holds no library at all. "
