@@ -49,6 +49,32 @@ class ContendedLoadTests {
 	}
 
 	@Test
+	void shouldTimeEveryAcquireAndLeaveNoNodeOrWatchBehind() throws Exception {
+		ContendedLoad load = new ContendedLoad(server, "/test/leftovers");
+
+		LoadOutcome outcome = load.run(Library.ZKLOCK,
+				new LoadSpec(2, 2, "hot", 0, Duration.ofMillis(100), Duration.ofMillis(300), false));
+
+		assertThat(outcome.acquireNanos()).hasSize((int) outcome.operations());
+		assertThat(outcome.commitsPerOperation()).isEqualTo(2.0);
+		assertThat(outcome.nodesLeft()).isZero();
+		assertThat(outcome.watchesLeft()).isZero();
+	}
+
+	@Test
+	void shouldSpreadAManyKeyLoadOverItsKeys() throws Exception {
+		ContendedLoad load = new ContendedLoad(server, "/test/keys");
+
+		LoadOutcome outcome = load.run(Library.ZKLOCK,
+				new LoadSpec(2, 2, "keys", 0, Duration.ofMillis(100), Duration.ofMillis(300), false, 20));
+
+		assertThat(outcome.operations()).isPositive();
+		assertThat(outcome.handoffGapsNanos()).isEmpty();
+		assertThat(outcome.nodesLeft()).isEqualTo(-1);
+		assertThat(outcome.watchesLeft()).isZero();
+	}
+
+	@Test
 	void shouldMixReadsAndWritesAndObserveLockNodes() throws Exception {
 		ContendedLoad load = new ContendedLoad(server, "/test/read-write");
 
