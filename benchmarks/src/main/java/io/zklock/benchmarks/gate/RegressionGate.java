@@ -140,7 +140,7 @@ public final class RegressionGate {
 
 	private static void perHandoff(List<GateCheck> checks, String load, LoadOutcome outcome, double expected) {
 		checks.add(new GateCheck(load + ": requests/handoff", outcome.requestsPerOperation(), expected - PER_HANDOFF,
-				expected + PER_HANDOFF, 2, "create, pipelined getChildren, addWatch, exists, multi(setData, delete), "
+				expected + PER_HANDOFF, 2, "create, pipelined getChildren, addWatch, getData, multi(setData, delete), "
 						+ "removeWatches; one more request per handoff is a round trip more"));
 		leftovers(checks, load, outcome);
 	}
