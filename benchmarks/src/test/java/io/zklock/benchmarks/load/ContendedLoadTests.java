@@ -56,7 +56,10 @@ class ContendedLoadTests {
 				new LoadSpec(2, 2, "hot", 0, Duration.ofMillis(100), Duration.ofMillis(300), false));
 
 		assertThat(outcome.acquireNanos()).hasSize((int) outcome.operations());
-		assertThat(outcome.commitsPerOperation()).isEqualTo(2.0);
+		// create and multi(setData, delete) per handoff; a grant decided on a listing rather than on its own create
+		// or its blocker's release writes its own node once more for a token of its own (docs/lock-protocol.md,
+		// "The fencing token"), which a handoff race causes now and then, never on every handoff
+		assertThat(outcome.commitsPerOperation()).isBetween(2.0, 2.5);
 		assertThat(outcome.nodesLeft()).isZero();
 		assertThat(outcome.watchesLeft()).isZero();
 	}
