@@ -15,7 +15,8 @@
 #      time of signing) and are left out. Any difference fails, naming the file.
 #
 # The enforcer's advisory rule (zklock-dependencies/pom.xml) runs in both release builds, over every module.
-# Needs git, gpg (Debian's gnupg), a JDK 17+ and about 1 GB in the temporary directory.
+# Needs git, gpg (Debian's gnupg), a JDK 17+ and about 1 GB in the temporary directory, which is removed at the
+# end (ZKLOCK_RELEASE_CHECK_KEEP=1 keeps it, with both clones, their build logs and bundles).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
@@ -40,7 +41,11 @@ export GNUPGHOME="$work/gnupg"
 cleanup() {
 	# the gpg-agent that signing started for this GNUPGHOME, and nothing else
 	gpgconf --kill gpg-agent >/dev/null 2>&1 || true
-	rm -rf "$work"
+	if [[ -n "${ZKLOCK_RELEASE_CHECK_KEEP:-}" ]]; then
+		say "kept $work (the clones, their logs and bundles)"
+	else
+		rm -rf "$work"
+	fi
 }
 trap cleanup EXIT
 
@@ -77,6 +82,7 @@ release_build() {
 		say "the release build in clone $1 failed (its log's end is above)"
 		exit 1
 	}
+	grep -h "Total time:" "$work/$1.log" | sed "s/^\[INFO\] */release-check.sh: clone $1: Maven's /" >&2
 }
 release_build one
 step "release build 1 of 2"
