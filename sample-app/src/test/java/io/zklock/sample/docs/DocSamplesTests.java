@@ -42,8 +42,9 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * sample that stops compiling or working fails the build there, and a sample edited in a
  * document alone fails here. Each YAML block must bind to {@link ZkLockProperties} (and
  * {@code zklock.integration.*} to {@link ZkLockIntegrationProperties}) with no {@code zklock.*}
- * key left over (a misspelt or removed property fails), and each XML block may
- * only name this build's artifacts and version. YAML and XML blocks may be marked too (the
+ * key left over (a misspelt or removed property fails), and each XML block and Gradle build
+ * script ({@code groovy}, or {@code kotlin} for the Kotlin DSL) may only name this build's
+ * artifacts and version. YAML and XML blocks may be marked too (the
  * getting-started guide's are files its test application runs with).
  * <ul>
  * <li>{@code <!-- file: path -->}: the whole file at {@code path} (from the repository root).</li>
@@ -59,12 +60,15 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  */
 class DocSamplesTests {
 
-	private static final Pattern BLOCK = Pattern.compile("(?:<!-- (.+?) -->\\n)?```(java|kotlin|yaml|xml|properties)\\n(.*?)```\\n",
+	private static final Pattern BLOCK = Pattern.compile("(?:<!-- (.+?) -->\\n)?```(java|kotlin|groovy|yaml|xml|properties)\\n(.*?)```\\n",
 			Pattern.DOTALL);
 
 	private static final Pattern FILE_MARKER = Pattern.compile("file: ([^#\\s]+)(?:#(\\S+))?");
 
 	private static final Pattern OTHER_LIBRARY_MARKER = Pattern.compile("other library: (.+)");
+
+	/** A Gradle coordinate of this project in a build script: {@code io.zklock:name} or {@code io.zklock:name:version}. */
+	private static final Pattern GRADLE_COORDINATE = Pattern.compile("[\"']io\\.zklock:([\\w.-]+)(?::([^\"']+))?[\"']");
 
 	private static final Pattern TAG_LINE = Pattern.compile(".*\\b(?:tag|end)::[\\w-]+\\[\\].*");
 
@@ -164,6 +168,31 @@ class DocSamplesTests {
 	}
 
 	@Test
+	void shouldNameThisBuildsArtifactsAndVersionInTheGradleSamples() throws Exception {
+		String version = element(read(this.root.resolve("zklock-dependencies/pom.xml"))).getElementsByTagName("version")
+			.item(0)
+			.getTextContent();
+		List<String> artifactIds = ReactorModules.artifactIds(this.root);
+		int coordinates = 0;
+		for (Sample sample : samples()) {
+			if (!sample.language().equals("groovy") && !sample.language().equals("kotlin")) {
+				continue;
+			}
+			Matcher coordinate = GRADLE_COORDINATE.matcher(sample.code());
+			while (coordinate.find()) {
+				coordinates++;
+				assertThat(artifactIds).as("zklock artifact of the Gradle sample at " + sample.where())
+					.contains(coordinate.group(1));
+				if (coordinate.group(2) != null) {
+					assertThat(coordinate.group(2)).as("version of the Gradle sample at " + sample.where())
+						.isEqualTo(version);
+				}
+			}
+		}
+		assertThat(coordinates).as("zklock coordinates in the Gradle samples of the documents").isPositive();
+	}
+
+	@Test
 	void shouldInstallEveryArtifactTheSamplesNameWithTheOneDocumentedCommand() throws Exception {
 		Pattern install = Pattern.compile("\\./mvnw [^`\\n]*\\binstall\\b[^`\\n]*");
 		Pattern modules = Pattern.compile("-pl (\\S+) -am");
@@ -191,6 +220,15 @@ class DocSamplesTests {
 					if (artifactId.startsWith("zklock-spring-")) {
 						assertThat(installed).as("artifacts the install command builds (" + sample.where() + ")")
 							.contains(artifactId);
+					}
+				}
+			}
+			if (sample.language().equals("groovy") || sample.language().equals("kotlin")) {
+				Matcher coordinate = GRADLE_COORDINATE.matcher(sample.code());
+				while (coordinate.find()) {
+					if (coordinate.group(1).startsWith("zklock-spring-")) {
+						assertThat(installed).as("artifacts the install command builds (" + sample.where() + ")")
+							.contains(coordinate.group(1));
 					}
 				}
 			}
