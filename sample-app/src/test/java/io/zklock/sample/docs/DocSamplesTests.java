@@ -235,6 +235,50 @@ class DocSamplesTests {
 		}
 	}
 
+	@Test
+	void shouldLinkOnlyToFilesAndHeadingsThatExist() throws IOException {
+		Pattern link = Pattern.compile("\\]\\(([^)\\s]+)\\)");
+		List<String> broken = new ArrayList<>();
+		for (Path document : documents()) {
+			Matcher matcher = link.matcher(withoutCodeBlocks(read(document)));
+			while (matcher.find()) {
+				String target = matcher.group(1);
+				if (target.matches("^[a-z]+:.*")) {
+					continue;
+				}
+				int hash = target.indexOf('#');
+				String file = (hash >= 0) ? target.substring(0, hash) : target;
+				Path path = file.isEmpty() ? document : document.getParent().resolve(file).normalize();
+				if (!Files.exists(path)) {
+					broken.add(this.root.relativize(document) + ": " + target + " (no such file)");
+				}
+				else if (hash >= 0 && path.toString().endsWith(".md")
+						&& !anchors(read(path)).contains(target.substring(hash + 1))) {
+					broken.add(this.root.relativize(document) + ": " + target + " (no such heading)");
+				}
+			}
+		}
+		assertThat(broken).as("relative links of the documents").isEmpty();
+	}
+
+	/** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as dashes. */
+	private static List<String> anchors(String markdown) {
+		List<String> anchors = new ArrayList<>();
+		java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+		Matcher heading = Pattern.compile("(?m)^#{1,6} (.+)$").matcher(withoutCodeBlocks(markdown));
+		while (heading.find()) {
+			String anchor = heading.group(1).strip().toLowerCase(java.util.Locale.ROOT).replaceAll("(?U)[^\\w\\- ]", "")
+				.replace(' ', '-');
+			int before = seen.merge(anchor, 1, Integer::sum) - 1;
+			anchors.add((before == 0) ? anchor : anchor + "-" + before);
+		}
+		return anchors;
+	}
+
+	private static String withoutCodeBlocks(String markdown) {
+		return markdown.replaceAll("(?s)```.*?```", "");
+	}
+
 	/** The artifactId of a module's pom (not of its parent). */
 	private static String artifactId(Path pom) throws Exception {
 		NodeList children = element(read(pom)).getChildNodes();
