@@ -57,6 +57,8 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * must say whose code it is ({@code // name}).</li>
  * </ul>
  * Commands ({@code bash}) and sample output ({@code json}, {@code promql}) are not code samples.
+ * Every relative link of the documents must lead to a file that exists and, with a
+ * {@code #fragment} into a Markdown file, to one of its headings.
  */
 class DocSamplesTests {
 
