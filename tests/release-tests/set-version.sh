@@ -6,8 +6,9 @@
 # - every pom.xml: the version of zklock-dependencies and each module's <parent> version (the build's
 #   parent is a module of it, which versions:set cannot handle: 'Project version is inherited from parent'),
 #   the enforcer fixture under zklock-dependencies/src/it included;
-# - the samples that name it: README.md, docs/*.md and the getting-started example's pom fragment
-#   (sample-app's DocSamplesTests and GettingStartedDocTests hold them to the BOM's version);
+# - the samples that name it: README.md, docs/*.md, the getting-started example's pom fragment and
+#   the Gradle build scripts the documents show ('io.zklock:name:VERSION'; sample-app's
+#   DocSamplesTests and GettingStartedDocTests hold them to the BOM's version);
 # - project.build.outputTimestamp, to OUTPUT_TIMESTAMP or now (UTC, whole seconds).
 #
 # CHANGELOG.md and benchmarks/RESULTS.md are records of what was, and are left as they are. Any other
@@ -38,9 +39,11 @@ quoted=$(printf '%s' "$old" | sed 's/[.[\*^$/]/\\&/g')
 mapfile -t poms < <(git ls-files '*pom.xml')
 sed -i "s/<version>$quoted<\/version>/<version>$new<\/version>/g" "${poms[@]}"
 
-mapfile -t samples < <(git ls-files README.md 'docs/*.md' 'sample-app/src/test/resources/*.xml')
+mapfile -t samples < <(git ls-files README.md 'docs/*.md' 'sample-app/src/test/resources/*.xml' \
+	'sample-app/src/test/resources/*.gradle' 'sample-app/src/test/resources/*.gradle.kts')
 sed -i -e "s/<version>$quoted<\/version>/<version>$new<\/version>/g" \
-	-e "s/<zklock.version>$quoted<\/zklock.version>/<zklock.version>$new<\/zklock.version>/g" "${samples[@]}"
+	-e "s/<zklock.version>$quoted<\/zklock.version>/<zklock.version>$new<\/zklock.version>/g" \
+	-e "s/\(io\.zklock:[A-Za-z0-9._-]*:\)$quoted\([\"']\)/\1$new\2/g" "${samples[@]}"
 
 sed -i "s/<project.build.outputTimestamp>[^<]*</<project.build.outputTimestamp>$timestamp</" zklock-dependencies/pom.xml
 

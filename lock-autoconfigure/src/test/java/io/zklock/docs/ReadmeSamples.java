@@ -34,8 +34,8 @@ import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The Java samples of README.md, each between {@code tag::name[]} and {@code end::name[]}
- * comments, which the README shows as they are here ({@code DocSamplesTests} of sample-app
+ * The Java samples of README.md and docs/usage.md, each between {@code tag::name[]} and {@code end::name[]}
+ * comments, which those pages show as they are here ({@code DocSamplesTests} of sample-app
  * compares them); {@link ReadmeSamplesTests} runs them against a real server.
  */
 final class ReadmeSamples {

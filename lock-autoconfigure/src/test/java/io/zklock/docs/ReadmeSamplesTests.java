@@ -48,7 +48,7 @@ import org.springframework.transaction.annotation.EnableTransactionManagement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runs the Java samples of README.md ({@link ReadmeSamples}) in an application with zklock's
+ * Runs the Java samples of README.md and docs/usage.md ({@link ReadmeSamples}) in an application with zklock's
  * auto-configuration, against a real ZooKeeper server.
  */
 @Timeout(60)

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
+import com.example.billing.BillingLeadership;
+import com.example.billing.Ledger;
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.integration.autoconfigure.ZkLockRegistryAutoConfiguration;
 import io.zklock.lock.ILockByCurator;
@@ -17,15 +19,11 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.event.EventListener;
 import org.springframework.integration.config.EnableIntegration;
 import org.springframework.integration.dsl.IntegrationFlow;
 import org.springframework.integration.handler.advice.LockRequestHandlerAdvice;
-import org.springframework.integration.leader.DefaultCandidate;
-import org.springframework.integration.leader.event.OnGrantedEvent;
 import org.springframework.integration.store.MessageGroupStore;
 import org.springframework.integration.store.SimpleMessageStore;
-import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
 import org.springframework.integration.support.locks.LockRegistry;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.support.MessageBuilder;
@@ -35,7 +33,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The samples of docs/spring-integration.md (the regions between {@code tag::} and
- * {@code end::} comments, which the page shows byte for byte), in an application with the
+ * {@code end::} comments, and the whole files of {@code com.example.billing}, which the page
+ * shows byte for byte), in an application with the
  * auto-configured {@link ZkLockRegistry}: the aggregator and the advised handler run, the leader
  * initiator's grant reads the leadership's fencing token, a holder passes its fencing token to a
  * store, and an application's own registry bean replaces the auto-configured one.
@@ -59,7 +58,7 @@ class SpringIntegrationDocTests {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, ZkLockRegistryAutoConfiguration.class))
 			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString())
-			.withUserConfiguration(DocSamples.class)
+			.withUserConfiguration(DocSamples.class, BillingLeadership.class)
 			.run((context) -> {
 				MessageChannel orderLines = context.getBean("orderLines", MessageChannel.class);
 				for (int line = 0; line < 3; line++) {
@@ -152,12 +151,13 @@ class SpringIntegrationDocTests {
 
 	}
 
-	static class Ledger {
+	static class RecordingLedger implements Ledger {
 
 		final AtomicLong token = new AtomicLong();
 
-		void writeAsLeader(List<String> entries, long token) {
-			this.token.set(token);
+		@Override
+		public void writeAsLeader(List<String> entries, long fencingToken) {
+			this.token.set(fencingToken);
 		}
 
 	}
@@ -171,14 +171,11 @@ class SpringIntegrationDocTests {
 
 		final Inventory inventory = new Inventory();
 
-		final Ledger ledger = new Ledger();
+		final RecordingLedger ledger = new RecordingLedger();
 
-		final List<String> entries = List.of("entry");
-
-		private final ZkLockRegistry zkLockRegistry;
-
-		DocSamples(ZkLockRegistry zkLockRegistry) {
-			this.zkLockRegistry = zkLockRegistry;
+		@Bean
+		Ledger ledger() {
+			return this.ledger;
 		}
 
 		@Bean
@@ -208,19 +205,6 @@ class SpringIntegrationDocTests {
 				.get();
 		}
 		// end::flows[]
-
-		// tag::leadership[]
-		@Bean
-		LockRegistryLeaderInitiator leaderInitiator(LockRegistry registry) {
-			return new LockRegistryLeaderInitiator(registry, new DefaultCandidate("node-1", "billing-leader"));
-		}
-
-		@EventListener
-		void granted(OnGrantedEvent event) {
-			long token = zkLockRegistry.fencingToken("billing-leader").orElseThrow();   // the leadership's token
-			ledger.writeAsLeader(entries, token);                                     // refuses older tokens
-		}
-		// end::leadership[]
 
 	}
 

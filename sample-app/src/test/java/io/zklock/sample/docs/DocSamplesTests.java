@@ -42,8 +42,9 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * sample that stops compiling or working fails the build there, and a sample edited in a
  * document alone fails here. Each YAML block must bind to {@link ZkLockProperties} (and
  * {@code zklock.integration.*} to {@link ZkLockIntegrationProperties}) with no {@code zklock.*}
- * key left over (a misspelt or removed property fails), and each XML block may
- * only name this build's artifacts and version. YAML and XML blocks may be marked too (the
+ * key left over (a misspelt or removed property fails), and each XML block and Gradle build
+ * script ({@code groovy}, or {@code kotlin} for the Kotlin DSL) may only name this build's
+ * artifacts and version. YAML and XML blocks may be marked too (the
  * getting-started guide's are files its test application runs with).
  * <ul>
  * <li>{@code <!-- file: path -->}: the whole file at {@code path} (from the repository root).</li>
@@ -56,15 +57,20 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * must say whose code it is ({@code // name}).</li>
  * </ul>
  * Commands ({@code bash}) and sample output ({@code json}, {@code promql}) are not code samples.
+ * Every relative link of the documents must lead to a file that exists and, with a
+ * {@code #fragment} into a Markdown file, to one of its headings.
  */
 class DocSamplesTests {
 
-	private static final Pattern BLOCK = Pattern.compile("(?:<!-- (.+?) -->\\n)?```(java|kotlin|yaml|xml|properties)\\n(.*?)```\\n",
+	private static final Pattern BLOCK = Pattern.compile("(?:<!-- (.+?) -->\\n)?```(java|kotlin|groovy|yaml|xml|properties)\\n(.*?)```\\n",
 			Pattern.DOTALL);
 
 	private static final Pattern FILE_MARKER = Pattern.compile("file: ([^#\\s]+)(?:#(\\S+))?");
 
 	private static final Pattern OTHER_LIBRARY_MARKER = Pattern.compile("other library: (.+)");
+
+	/** A Gradle coordinate of this project in a build script: {@code io.zklock:name} or {@code io.zklock:name:version}. */
+	private static final Pattern GRADLE_COORDINATE = Pattern.compile("[\"']io\\.zklock:([\\w.-]+)(?::([^\"']+))?[\"']");
 
 	private static final Pattern TAG_LINE = Pattern.compile(".*\\b(?:tag|end)::[\\w-]+\\[\\].*");
 
@@ -164,6 +170,31 @@ class DocSamplesTests {
 	}
 
 	@Test
+	void shouldNameThisBuildsArtifactsAndVersionInTheGradleSamples() throws Exception {
+		String version = element(read(this.root.resolve("zklock-dependencies/pom.xml"))).getElementsByTagName("version")
+			.item(0)
+			.getTextContent();
+		List<String> artifactIds = ReactorModules.artifactIds(this.root);
+		int coordinates = 0;
+		for (Sample sample : samples()) {
+			if (!sample.language().equals("groovy") && !sample.language().equals("kotlin")) {
+				continue;
+			}
+			Matcher coordinate = GRADLE_COORDINATE.matcher(sample.code());
+			while (coordinate.find()) {
+				coordinates++;
+				assertThat(artifactIds).as("zklock artifact of the Gradle sample at " + sample.where())
+					.contains(coordinate.group(1));
+				if (coordinate.group(2) != null) {
+					assertThat(coordinate.group(2)).as("version of the Gradle sample at " + sample.where())
+						.isEqualTo(version);
+				}
+			}
+		}
+		assertThat(coordinates).as("zklock coordinates in the Gradle samples of the documents").isPositive();
+	}
+
+	@Test
 	void shouldInstallEveryArtifactTheSamplesNameWithTheOneDocumentedCommand() throws Exception {
 		Pattern install = Pattern.compile("\\./mvnw [^`\\n]*\\binstall\\b[^`\\n]*");
 		Pattern modules = Pattern.compile("-pl (\\S+) -am");
@@ -194,7 +225,60 @@ class DocSamplesTests {
 					}
 				}
 			}
+			if (sample.language().equals("groovy") || sample.language().equals("kotlin")) {
+				Matcher coordinate = GRADLE_COORDINATE.matcher(sample.code());
+				while (coordinate.find()) {
+					if (coordinate.group(1).startsWith("zklock-spring-")) {
+						assertThat(installed).as("artifacts the install command builds (" + sample.where() + ")")
+							.contains(coordinate.group(1));
+					}
+				}
+			}
 		}
+	}
+
+	@Test
+	void shouldLinkOnlyToFilesAndHeadingsThatExist() throws IOException {
+		Pattern link = Pattern.compile("\\]\\(([^)\\s]+)\\)");
+		List<String> broken = new ArrayList<>();
+		for (Path document : documents()) {
+			Matcher matcher = link.matcher(withoutCodeBlocks(read(document)));
+			while (matcher.find()) {
+				String target = matcher.group(1);
+				if (target.matches("^[a-z]+:.*")) {
+					continue;
+				}
+				int hash = target.indexOf('#');
+				String file = (hash >= 0) ? target.substring(0, hash) : target;
+				Path path = file.isEmpty() ? document : document.getParent().resolve(file).normalize();
+				if (!Files.exists(path)) {
+					broken.add(this.root.relativize(document) + ": " + target + " (no such file)");
+				}
+				else if (hash >= 0 && path.toString().endsWith(".md")
+						&& !anchors(read(path)).contains(target.substring(hash + 1))) {
+					broken.add(this.root.relativize(document) + ": " + target + " (no such heading)");
+				}
+			}
+		}
+		assertThat(broken).as("relative links of the documents").isEmpty();
+	}
+
+	/** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as dashes. */
+	private static List<String> anchors(String markdown) {
+		List<String> anchors = new ArrayList<>();
+		java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+		Matcher heading = Pattern.compile("(?m)^#{1,6} (.+)$").matcher(withoutCodeBlocks(markdown));
+		while (heading.find()) {
+			String anchor = heading.group(1).strip().toLowerCase(java.util.Locale.ROOT).replaceAll("(?U)[^\\w\\- ]", "")
+				.replace(' ', '-');
+			int before = seen.merge(anchor, 1, Integer::sum) - 1;
+			anchors.add((before == 0) ? anchor : anchor + "-" + before);
+		}
+		return anchors;
+	}
+
+	private static String withoutCodeBlocks(String markdown) {
+		return markdown.replaceAll("(?s)```.*?```", "");
 	}
 
 	/** The artifactId of a module's pom (not of its parent). */

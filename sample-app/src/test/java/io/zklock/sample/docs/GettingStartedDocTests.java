@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * at that path, and every file of the guide's example ({@code com.example.orders} in this
  * module's test sources and resources, which {@code com.example.orders.GettingStartedTests}
  * compiles and runs) must be shown. The guide's pom fragment must name modules and the
- * version this build has.
+ * version this build has, and the guide's Gradle builds (Groovy and Kotlin DSL) the same
+ * dependencies as that fragment.
  */
 class GettingStartedDocTests {
 
@@ -89,6 +90,36 @@ class GettingStartedDocTests {
 		}
 		assertThat(zklockArtifacts).isEqualTo(2);
 		assertThat(fragment).contains("<type>pom</type>", "<scope>import</scope>");
+	}
+
+	@Test
+	void shouldNameTheSameDependenciesInTheGradleBuildsAsInThePomFragment() throws Exception {
+		Element project = parse("<project>"
+				+ read(this.root.resolve("sample-app/src/test/resources/com/example/orders/pom-dependencies.xml")) + "</project>");
+		String version = parse(read(this.root.resolve("zklock-dependencies/pom.xml"))).getElementsByTagName("version")
+			.item(0)
+			.getTextContent();
+		List<String> maven = new ArrayList<>();
+		NodeList dependencies = project.getElementsByTagName("dependency");
+		for (int i = 0; i < dependencies.getLength(); i++) {
+			Element dependency = (Element) dependencies.item(i);
+			maven.add(text(dependency, "groupId") + ":" + text(dependency, "artifactId"));
+		}
+		Pattern coordinate = Pattern.compile("[\"']([\\w.-]+):([\\w.-]+)(?::([^\"']+))?[\"']");
+		for (String build : List.of("build.gradle", "build.gradle.kts")) {
+			String script = read(this.root.resolve("sample-app/src/test/resources/com/example/orders").resolve(build));
+			List<String> gradle = new ArrayList<>();
+			Matcher matcher = coordinate.matcher(script);
+			while (matcher.find()) {
+				gradle.add(matcher.group(1) + ":" + matcher.group(2));
+				if (matcher.group(1).equals("io.zklock") && matcher.group(3) != null) {
+					assertThat(matcher.group(3)).as("zklock version in " + build).isEqualTo(version);
+				}
+			}
+			assertThat(gradle).as("dependencies of " + build + " (those of the guide's pom fragment)")
+				.containsExactlyElementsOf(maven);
+			assertThat(script).as(build + ": the BOM as a platform").contains("platform(");
+		}
 	}
 
 	private Map<String, String> markedBlocks() throws IOException {

@@ -11,7 +11,7 @@ open class Renderer {
 }
 
 /**
- * The Kotlin sample of README.md, shown there as it is between the tags; run by
+ * The Kotlin sample of docs/usage.md, shown there as it is between the tags; run by
  * [ReadmeKotlinSampleTests].
  */
 open class Exports(private val renderer: Renderer) {

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Timeout
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
 
-/** Runs the Kotlin sample of README.md ([Exports]) against a real server. */
+/** Runs the Kotlin sample of docs/usage.md ([Exports]) against a real server. */
 @Timeout(60)
 class ReadmeKotlinSampleTests : ZkKotlinTest() {
 
