@@ -1,5 +1,7 @@
 package io.zklock.annotation;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when a {@link DistributedLock} or {@link DistributedSemaphore} annotation cannot be
  * used as written: an invalid {@code path}, {@code key} or {@code waitTime}, a setting that
@@ -28,7 +30,7 @@ public class InvalidLockAnnotationException extends IllegalStateException {
 	 * @param cause the underlying failure, or {@code null}
 	 */
 	public InvalidLockAnnotationException(String methodDescription, String description, String action,
-			Throwable cause) {
+			@Nullable Throwable cause) {
 		super(description + " " + action, cause);
 		this.methodDescription = methodDescription;
 		this.description = description;

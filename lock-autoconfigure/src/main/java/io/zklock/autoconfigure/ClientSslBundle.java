@@ -3,6 +3,7 @@ package io.zklock.autoconfigure;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -69,10 +70,11 @@ final class ClientSslBundle implements AutoCloseable {
 	 */
 	static ClientSslBundle resolve(ZkLockProperties.ZooKeeper.Ssl ssl, @Nullable SslBundles bundles,
 			ZkLockPropertyChecks checks) {
-		if (!ssl.hasBundle()) {
+		String bundle = ssl.getBundle();
+		if (bundle == null || !ssl.hasBundle()) {
 			return new ClientSslBundle(null, null, null, false);
 		}
-		String name = ssl.getBundle().trim();
+		String name = bundle.trim();
 		rejectStoreFiles(ssl, name);
 		if (bundles == null) {
 			throw new ZkLockStartupException(
@@ -145,7 +147,7 @@ final class ClientSslBundle implements AutoCloseable {
 			return;
 		}
 		if (this.files == null) {
-			this.files = SslBundleStoreFiles.write(this.name, current);
+			this.files = SslBundleStoreFiles.write(bundleName(), current);
 		}
 		SslBundleStoreFiles stores = this.files;
 		config.setProperty(x509.getSslKeystoreLocationProperty(), stores.keyStore().toString());
@@ -182,7 +184,12 @@ final class ClientSslBundle implements AutoCloseable {
 		synchronized (this) {
 			this.client = client;
 		}
-		this.bundles.addBundleUpdateHandler(this.name, this::updated);
+		this.bundles.addBundleUpdateHandler(bundleName(), this::updated);
+	}
+
+	/** The name of the bundle, which a client with a bundle always has. */
+	private String bundleName() {
+		return Objects.requireNonNull(this.name, "an SSL bundle comes with its name");
 	}
 
 	private void updated(SslBundle updated) {

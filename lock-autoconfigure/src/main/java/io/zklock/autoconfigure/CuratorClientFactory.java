@@ -107,8 +107,9 @@ final class CuratorClientFactory {
 						? new SessionConnectionStateErrorPolicy() : new StandardConnectionStateErrorPolicy())
 			.zkClientConfig(clientConfig);
 		ZkLockProperties.ZooKeeper.Auth auth = this.properties.getAuth();
-		if (auth.isConfigured()) {
-			builder.authorization(auth.getScheme(), auth.getCredentials().getBytes(StandardCharsets.UTF_8))
+		String credentials = auth.getCredentials();
+		if (credentials != null && auth.isConfigured()) {
+			builder.authorization(auth.getScheme(), credentials.getBytes(StandardCharsets.UTF_8))
 				.aclProvider(new LockNodeAclProvider(builder.getNamespace(), this.rootPath));
 		}
 		customizers.forEach((customizer) -> customizer.customize(builder));

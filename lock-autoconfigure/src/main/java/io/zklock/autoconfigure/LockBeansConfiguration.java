@@ -49,7 +49,7 @@ class LockBeansConfiguration {
 		}
 		catch (IllegalArgumentException ex) {
 			// "Lock root 'x' is invalid: <rule>": the analysis names the property and value itself
-			String message = ex.getMessage();
+			String message = String.valueOf(ex.getMessage());
 			int rule = message.indexOf("is invalid: ");
 			throw new ZkLockPropertyChecks(environment).invalid("zklock.root-path", properties.getRootPath(),
 					(rule >= 0) ? message.substring(rule + "is invalid: ".length()) : message);

@@ -18,6 +18,7 @@ import io.netty.util.concurrent.Future;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.ClientX509Util;
 import org.apache.zookeeper.common.NettyUtils;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Tells why a TLS connection to a server failed at start-up, by doing what ZooKeeper's Netty client does for each
@@ -107,7 +108,7 @@ final class TlsHandshakeProbe {
 	}
 
 	/** The innermost message of a host mismatch: ZooKeeper's verifier names the host and the certificate's names. */
-	private static String hostMismatchDetail(Throwable mismatch) {
+	private static @Nullable String hostMismatchDetail(Throwable mismatch) {
 		String detail = mismatch.getMessage();
 		for (Throwable cause = mismatch.getCause(); cause != null; cause = cause.getCause()) {
 			if (!(cause instanceof CertificateException) && cause.getMessage() != null) {

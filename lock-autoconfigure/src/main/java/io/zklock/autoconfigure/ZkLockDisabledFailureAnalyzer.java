@@ -69,7 +69,7 @@ class ZkLockDisabledFailureAnalyzer extends AbstractFailureAnalyzer<NoSuchBeanDe
 				MethodParameter parameter = point.getMethodParameter();
 				if (parameter != null) {
 					return "Parameter " + parameter.getParameterIndex() + " of "
-							+ ((parameter.getConstructor() != null) ? "constructor"
+							+ ((parameter.getMethod() == null) ? "constructor"
 									: "method " + parameter.getMethod().getName())
 							+ " in " + parameter.getDeclaringClass().getName();
 				}

@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.annotation.OnLockLost;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 
@@ -65,7 +66,7 @@ public class ZkLockProperties {
 	 * its lock at most before zklock reports it (and acts by on-hold-exceeded). Never releases
 	 * the lock. None unless set.
 	 */
-	private Duration defaultHoldAtMost;
+	private @Nullable Duration defaultHoldAtMost;
 
 	/**
 	 * What zklock does, besides reporting it, when a @DistributedLock call holds its lock
@@ -78,7 +79,7 @@ public class ZkLockProperties {
 	 * Text every lock node carries as its data, to tell holders apart (for example the host
 	 * and port of this instance). Empty for none; never the IP address by default.
 	 */
-	private String instanceId;
+	private @Nullable String instanceId;
 
 	/**
 	 * ZooKeeper client settings.
@@ -172,9 +173,9 @@ public class ZkLockProperties {
 
 	/**
 	 * The value of {@code zklock.instance-id}.
-	 * @return the value
+	 * @return the value, or {@code null} if not set
 	 */
-	public String getInstanceId() {
+	public @Nullable String getInstanceId() {
 		return this.instanceId;
 	}
 
@@ -182,7 +183,7 @@ public class ZkLockProperties {
 	 * Sets {@code zklock.instance-id}.
 	 * @param instanceId the value
 	 */
-	public void setInstanceId(String instanceId) {
+	public void setInstanceId(@Nullable String instanceId) {
 		this.instanceId = instanceId;
 	}
 
@@ -222,7 +223,7 @@ public class ZkLockProperties {
 	 * The value of {@code zklock.default-hold-at-most}.
 	 * @return the value, or {@code null} for none
 	 */
-	public Duration getDefaultHoldAtMost() {
+	public @Nullable Duration getDefaultHoldAtMost() {
 		return this.defaultHoldAtMost;
 	}
 
@@ -230,7 +231,7 @@ public class ZkLockProperties {
 	 * Sets {@code zklock.default-hold-at-most}.
 	 * @param defaultHoldAtMost the value, or {@code null} for none
 	 */
-	public void setDefaultHoldAtMost(Duration defaultHoldAtMost) {
+	public void setDefaultHoldAtMost(@Nullable Duration defaultHoldAtMost) {
 		this.defaultHoldAtMost = defaultHoldAtMost;
 	}
 
@@ -586,7 +587,7 @@ public class ZkLockProperties {
 			/**
 			 * Credentials for the scheme, such as 'user:password' for digest. Never logged.
 			 */
-			private String credentials;
+			private @Nullable String credentials;
 
 			/**
 			 * Whether start-up fails, instead of logging a warning, when the lock root lets
@@ -612,9 +613,9 @@ public class ZkLockProperties {
 
 			/**
 			 * The value of {@code zklock.zookeeper.auth.credentials}.
-			 * @return the value
+			 * @return the value, or {@code null} if not set
 			 */
-			public String getCredentials() {
+			public @Nullable String getCredentials() {
 				return this.credentials;
 			}
 
@@ -622,7 +623,7 @@ public class ZkLockProperties {
 			 * Sets {@code zklock.zookeeper.auth.credentials}.
 			 * @param credentials the value
 			 */
-			public void setCredentials(String credentials) {
+			public void setCredentials(@Nullable String credentials) {
 				this.credentials = credentials;
 			}
 
@@ -669,7 +670,7 @@ public class ZkLockProperties {
 			 * Name of the SSL bundle (spring.ssl.bundle.jks.* or spring.ssl.bundle.pem.*) to take the key and trust
 			 * material from, instead of key-store and trust-store.
 			 */
-			private String bundle;
+			private @Nullable String bundle;
 
 			/**
 			 * Whether to check that the server's certificate matches the host name or address the client connects to.
@@ -727,7 +728,7 @@ public class ZkLockProperties {
 			 * The value of {@code zklock.zookeeper.ssl.bundle}.
 			 * @return the bundle's name, or {@code null}
 			 */
-			public String getBundle() {
+			public @Nullable String getBundle() {
 				return this.bundle;
 			}
 
@@ -735,7 +736,7 @@ public class ZkLockProperties {
 			 * Sets {@code zklock.zookeeper.ssl.bundle}.
 			 * @param bundle the bundle's name
 			 */
-			public void setBundle(String bundle) {
+			public void setBundle(@Nullable String bundle) {
 				this.bundle = bundle;
 			}
 
@@ -820,24 +821,24 @@ public class ZkLockProperties {
 				/**
 				 * Path of the store file.
 				 */
-				private String location;
+				private @Nullable String location;
 
 				/**
 				 * Password of the store. Never logged.
 				 */
-				private String password;
+				private @Nullable String password;
 
 				/**
 				 * Type of the store: 'PKCS12', 'JKS' or 'PEM'; empty to detect it from the file name.
 				 */
-				private String type;
+				private @Nullable String type;
 
 				/**
 				 * The value of {@code zklock.zookeeper.ssl.key-store.location} or
 				 * {@code zklock.zookeeper.ssl.trust-store.location}.
-				 * @return the value
+				 * @return the value, or {@code null} if not set
 				 */
-				public String getLocation() {
+				public @Nullable String getLocation() {
 					return this.location;
 				}
 
@@ -846,16 +847,16 @@ public class ZkLockProperties {
 				 * {@code zklock.zookeeper.ssl.trust-store.location}.
 				 * @param location the value
 				 */
-				public void setLocation(String location) {
+				public void setLocation(@Nullable String location) {
 					this.location = location;
 				}
 
 				/**
 				 * The value of {@code zklock.zookeeper.ssl.key-store.password} or
 				 * {@code zklock.zookeeper.ssl.trust-store.password}.
-				 * @return the value
+				 * @return the value, or {@code null} if not set
 				 */
-				public String getPassword() {
+				public @Nullable String getPassword() {
 					return this.password;
 				}
 
@@ -864,16 +865,16 @@ public class ZkLockProperties {
 				 * {@code zklock.zookeeper.ssl.trust-store.password}.
 				 * @param password the value
 				 */
-				public void setPassword(String password) {
+				public void setPassword(@Nullable String password) {
 					this.password = password;
 				}
 
 				/**
 				 * The value of {@code zklock.zookeeper.ssl.key-store.type} or
 				 * {@code zklock.zookeeper.ssl.trust-store.type}.
-				 * @return the value
+				 * @return the value, or {@code null} if not set
 				 */
-				public String getType() {
+				public @Nullable String getType() {
 					return this.type;
 				}
 
@@ -882,7 +883,7 @@ public class ZkLockProperties {
 				 * {@code zklock.zookeeper.ssl.trust-store.type}.
 				 * @param type the value
 				 */
-				public void setType(String type) {
+				public void setType(@Nullable String type) {
 					this.type = type;
 				}
 

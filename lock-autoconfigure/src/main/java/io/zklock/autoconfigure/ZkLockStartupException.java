@@ -1,5 +1,7 @@
 package io.zklock.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A start-up failure of zklock that says what is wrong and what to do about it;
  * {@link ZkLockFailureAnalyzer} shows both instead of a stack trace.
@@ -18,7 +20,7 @@ public class ZkLockStartupException extends RuntimeException {
 	 * @param action what to do, naming the property to change
 	 * @param cause the underlying failure, or {@code null}
 	 */
-	public ZkLockStartupException(String description, String action, Throwable cause) {
+	public ZkLockStartupException(String description, String action, @Nullable Throwable cause) {
 		super(description + " " + action, cause);
 		this.description = description;
 		this.action = action;

@@ -1,5 +1,7 @@
 package io.zklock.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown at start-up when zklock's Curator client could not reach the ZooKeeper ensemble
  * within {@code zklock.zookeeper.block-until-connected}.
@@ -16,7 +18,7 @@ public class ZooKeeperConnectionException extends ZkLockStartupException {
 	 * @param action which property to change
 	 * @param cause the underlying failure, or {@code null}
 	 */
-	public ZooKeeperConnectionException(String connectString, String description, String action, Throwable cause) {
+	public ZooKeeperConnectionException(String connectString, String description, String action, @Nullable Throwable cause) {
 		super(description, action, cause);
 		this.connectString = connectString;
 	}

@@ -8,6 +8,7 @@ import java.util.Locale;
 
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.ClientX509Util;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds the {@link ZKClientConfig} of zklock's client from
@@ -103,7 +104,7 @@ final class ZooKeeperTlsConfig {
 		}
 	}
 
-	private static String typeFromName(String name) {
+	private static @Nullable String typeFromName(String name) {
 		String lower = name.toLowerCase(Locale.ROOT);
 		if (lower.endsWith(".p12") || lower.endsWith(".pfx") || lower.endsWith(".pkcs12")) {
 			return "PKCS12";

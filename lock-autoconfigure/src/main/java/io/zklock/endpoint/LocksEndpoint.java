@@ -97,7 +97,8 @@ public class LocksEndpoint {
 			queue = this.inspector.inspectQueue(requested);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage(), ex);
+			String reason = String.valueOf(ex.getMessage());
+			throw new InvalidEndpointRequestException(reason, reason, ex);
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException("Could not read the queue of lock path '" + requested + "': " + ex, ex);

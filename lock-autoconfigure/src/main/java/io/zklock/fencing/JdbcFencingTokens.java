@@ -128,6 +128,8 @@ public class JdbcFencingTokens {
 	 * @throws IllegalArgumentException if {@code resource} is {@code null} or blank
 	 * @throws DataAccessException if the database fails, or the table is missing
 	 */
+	@SuppressWarnings("NullAway") // the callback returns null, which Spring 7 declares with T extends @Nullable Object:
+	// NullAway reads that only in JSpecify mode, which needs a newer JDK than 17.0.15 (see the parent pom)
 	public void advance(String resource, long fencingToken) {
 		if (resource == null || resource.isBlank()) {
 			throw new IllegalArgumentException("Fenced resource must not be null or blank, was '" + resource

@@ -3,4 +3,7 @@
  * a JDBC database whose fencing token is older than one the resource has accepted
  * ({@code spring-jdbc} on the classpath).
  */
+@NullMarked
 package io.zklock.fencing;
+
+import org.jspecify.annotations.NullMarked;

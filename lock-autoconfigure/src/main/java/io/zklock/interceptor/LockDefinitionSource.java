@@ -11,8 +11,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
-import org.jspecify.annotations.Nullable;
-
 import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.DistributedLocks;
 import io.zklock.annotation.DistributedSemaphore;
@@ -22,6 +20,7 @@ import io.zklock.annotation.OnLockFailure;
 import io.zklock.lock.Durations;
 import io.zklock.lock.LockPaths;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
@@ -59,7 +58,7 @@ final class LockDefinitionSource {
 
 	private final String rootPath;
 
-	private final StringValueResolver placeholders;
+	private final @Nullable StringValueResolver placeholders;
 
 	private final Map<Method, GuardDefinition> cache = new ConcurrentHashMap<>();
 
@@ -68,7 +67,7 @@ final class LockDefinitionSource {
 	 * @param rootPath the lock root, for messages
 	 * @param placeholders resolves {@code ${…}} in wait times and holds; {@code null} for none
 	 */
-	LockDefinitionSource(String rootPath, StringValueResolver placeholders) {
+	LockDefinitionSource(String rootPath, @Nullable StringValueResolver placeholders) {
 		this.rootPath = rootPath;
 		this.placeholders = placeholders;
 	}
@@ -208,7 +207,7 @@ final class LockDefinitionSource {
 		}
 	}
 
-	private Expression parseKey(String key, Method method, Site at) {
+	private @Nullable Expression parseKey(String key, Method method, Site at) {
 		if (key.isBlank()) {
 			return null;
 		}
@@ -285,7 +284,7 @@ final class LockDefinitionSource {
 	/** Where an annotation sits, for messages: {@code "@DistributedLock on Type.method(Params)"}. */
 	private record Site(String annotation, String methodDescription) {
 
-		InvalidLockAnnotationException invalid(String problem, String action, Throwable cause) {
+		InvalidLockAnnotationException invalid(String problem, String action, @Nullable Throwable cause) {
 			return new InvalidLockAnnotationException(this.methodDescription,
 					this.annotation + " on " + this.methodDescription + " " + problem, action, cause);
 		}

@@ -21,7 +21,7 @@ public class LockAcquisitionException extends RuntimeException {
 	 * @param message what went wrong, naming the lock path
 	 * @param cause the underlying failure, or {@code null}
 	 */
-	public LockAcquisitionException(String lockPath, String message, Throwable cause) {
+	public LockAcquisitionException(String lockPath, String message, @Nullable Throwable cause) {
 		super(message, cause);
 		this.lockPath = lockPath;
 	}

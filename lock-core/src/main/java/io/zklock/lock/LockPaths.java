@@ -89,7 +89,7 @@ public final class LockPaths {
 			PathUtils.validatePath("/" + relative);
 		}
 		catch (IllegalArgumentException ex) {
-			throw invalid(lockPath, rootPath, ex.getMessage());
+			throw invalid(lockPath, rootPath, String.valueOf(ex.getMessage()));
 		}
 		return relative;
 	}

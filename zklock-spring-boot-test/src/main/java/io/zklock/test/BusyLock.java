@@ -16,6 +16,7 @@ import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockEngine;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lock held by another ZooKeeper session than the application's, made by
@@ -135,7 +136,7 @@ public final class BusyLock implements AutoCloseable {
 		}
 	}
 
-	private static void close(ExecutorService safeNotify, CuratorFramework client, LockEngine engine) {
+	private static void close(ExecutorService safeNotify, CuratorFramework client, @Nullable LockEngine engine) {
 		try {
 			if (engine != null) {
 				engine.close();

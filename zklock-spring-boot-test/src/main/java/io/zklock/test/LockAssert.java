@@ -7,6 +7,7 @@ import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.LockContext;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Assertions, made inside a method, that it runs under a {@link DistributedLock}: they catch a
@@ -65,12 +66,12 @@ public final class LockAssert {
 	/**
 	 * Asserts that the current thread runs under the given lock path in the given mode.
 	 * @param lockPath the lock path relative to the lock root, such as {@code "orders/42"}
-	 * @param mode the expected mode
+	 * @param mode the expected mode, or {@code null} for any mode
 	 * @return the lock
 	 * @throws AssertionError if no annotated call on this thread holds that lock path in that
 	 * mode, or its lock was lost
 	 */
-	public static LockHandle assertLocked(String lockPath, LockMode mode) {
+	public static LockHandle assertLocked(String lockPath, @Nullable LockMode mode) {
 		String expected = normalize(lockPath);
 		List<LockHandle> locks = LockContext.currentLocks();
 		for (int i = locks.size() - 1; i >= 0; i--) {

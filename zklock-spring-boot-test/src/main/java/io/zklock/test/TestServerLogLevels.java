@@ -3,6 +3,7 @@ package io.zklock.test;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggerConfiguration;
 import org.springframework.boot.logging.LoggingSystem;
@@ -52,11 +53,11 @@ final class TestServerLogLevels {
 		return false;
 	}
 
-	private static LogLevel ours(String name) {
+	private static @Nullable LogLevel ours(String name) {
 		return name.equals(CONNECTION_LIMIT_LOGGER) ? LogLevel.ERROR : SERVER_LOGGERS.get(name);
 	}
 
-	private static LogLevel configuredLevel(LoggingSystem logging, String name) {
+	private static @Nullable LogLevel configuredLevel(LoggingSystem logging, String name) {
 		LoggerConfiguration configuration = logging.getLoggerConfiguration(name);
 		return (configuration != null) ? configuration.getConfiguredLevel() : null;
 	}

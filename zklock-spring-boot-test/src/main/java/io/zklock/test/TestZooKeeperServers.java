@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
@@ -37,7 +38,7 @@ final class TestZooKeeperServers {
 	 * The server of a test class or of the nearest enclosing class that has one.
 	 * @return the server, or {@code null} if none is running
 	 */
-	static Running find(Class<?> testClass) {
+	static @Nullable Running find(Class<?> testClass) {
 		for (Class<?> candidate = testClass; candidate != null; candidate = candidate.getEnclosingClass()) {
 			Running running = RUNNING.get(candidate);
 			if (running != null) {

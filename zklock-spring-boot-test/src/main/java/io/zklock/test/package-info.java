@@ -3,4 +3,7 @@
  * (an in-process ZooKeeper server per test class), {@link io.zklock.test.LockAssert},
  * {@link io.zklock.test.LockRecorder} and {@link io.zklock.test.BusyLock}.
  */
+@NullMarked
 package io.zklock.test;
+
+import org.jspecify.annotations.NullMarked;

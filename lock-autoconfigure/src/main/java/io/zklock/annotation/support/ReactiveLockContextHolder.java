@@ -34,7 +34,8 @@ public final class ReactiveLockContextHolder {
 	 */
 	@SuppressWarnings("unchecked")
 	public static List<LockHandle> locksIn(ContextView context) {
-		return context.getOrDefault(KEY, List.of());
+		List<LockHandle> locks = context.getOrDefault(KEY, List.of());
+		return (locks != null) ? locks : List.of();
 	}
 
 	/**

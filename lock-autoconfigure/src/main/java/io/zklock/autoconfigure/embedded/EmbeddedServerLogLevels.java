@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggerConfiguration;
 import org.springframework.boot.logging.LoggingSystem;
@@ -40,7 +41,7 @@ class EmbeddedServerLogLevels {
 			"org.apache.zookeeper.server.embedded.ZooKeeperServerEmbeddedImpl", LogLevel.WARN,
 			"org.apache.zookeeper.server.ServerCnxnFactory", LogLevel.ERROR);
 
-	private final LoggingSystem loggingSystem;
+	private final @Nullable LoggingSystem loggingSystem;
 
 	/** logger name -> the configured level it had before, null for none */
 	private final Map<String, LogLevel> changed = new LinkedHashMap<>();
@@ -49,7 +50,7 @@ class EmbeddedServerLogLevels {
 	 * Creates the levels for a logging system.
 	 * @param loggingSystem the application's logging system, or {@code null} to change nothing
 	 */
-	EmbeddedServerLogLevels(LoggingSystem loggingSystem) {
+	EmbeddedServerLogLevels(@Nullable LoggingSystem loggingSystem) {
 		this.loggingSystem = loggingSystem;
 	}
 
@@ -101,7 +102,10 @@ class EmbeddedServerLogLevels {
 		return false;
 	}
 
-	private LogLevel configuredLevel(String name) {
+	private @Nullable LogLevel configuredLevel(String name) {
+		if (this.loggingSystem == null) {
+			return null;
+		}
 		LoggerConfiguration configuration = this.loggingSystem.getLoggerConfiguration(name);
 		return (configuration != null) ? configuration.getConfiguredLevel() : null;
 	}

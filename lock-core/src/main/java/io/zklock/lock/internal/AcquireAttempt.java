@@ -2,6 +2,7 @@ package io.zklock.lock.internal;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -212,8 +213,9 @@ final class AcquireAttempt {
 
 	private void grant() {
 		this.done = true;
-		this.round.removeWatches();
-		this.outcome.complete(this.round.granted(this.queue.epoch()));
+		Round granted = Objects.requireNonNull(this.round, "a grant comes from a round");
+		granted.removeWatches();
+		this.outcome.complete(granted.granted(this.queue.epoch()));
 	}
 
 	/**
@@ -405,7 +407,7 @@ final class AcquireAttempt {
 
 		/** The grant of this round's node, decided at connection epoch {@code decidedAt}. */
 		GrantedNode granted(long decidedAt) {
-			return new GrantedNode(this.ourPath, this.fencingToken, this.session, decidedAt);
+			return new GrantedNode(ourPath(), this.fencingToken, this.session, decidedAt);
 		}
 
 		private void onCreated(CuratorEvent event) {
@@ -510,18 +512,18 @@ final class AcquireAttempt {
 			AcquireAttempt.this.looked(duplicates.isEmpty() ? duplicates
 					: duplicates.stream().map(AcquireAttempt.this.calls::lockNodePath).toList());
 			if (position.holds()) {
-				grantOn(ListingEvidence.of(parent, this.ourStat.getCzxid()), false);
+				grantOn(ListingEvidence.of(parent, ourStat().getCzxid()), false);
 			}
 			else if (AcquireAttempt.this.isPastDeadline()) {
 				AcquireAttempt.this.end(null);
 			}
 			else {
 				this.waitingAt = position;
-				String blockerPath = AcquireAttempt.this.calls.lockNodePath(position.blocker());
+				String blockerPath = AcquireAttempt.this.calls.lockNodePath(position.waitsFor());
 				// NoNode: gone before the watch was set, so no event and no zxid to grant on; OK: wait
 				this.watch.watch(blockerPath, position.blockerExcludesReaders(), ifCurrentRead(this,
 						(rc, data, stat) -> AcquireAttempt.this.route(rc, blockerPath, () -> blockerMissed(blockerPath),
-								() -> sawBlocker(children, position.blocker(), data, stat))));
+								() -> sawBlocker(children, position.waitsFor(), data, stat))));
 			}
 		}
 
@@ -551,7 +553,7 @@ final class AcquireAttempt {
 		private void blockerGone(String path, long zxid, boolean released) {
 			QueuePosition position = this.waitingAt;
 			if (position != null && (position.soleBlocker() || released) && zxid > 0
-					&& path.equals(AcquireAttempt.this.calls.lockNodePath(position.blocker())) && AcquireAttempt.this.queue.sessionId() == this.session) {
+					&& path.equals(AcquireAttempt.this.calls.lockNodePath(position.waitsFor())) && AcquireAttempt.this.queue.sessionId() == this.session) {
 				grantOn(zxid, released);
 			}
 			else {
@@ -567,11 +569,11 @@ final class AcquireAttempt {
 		 */
 		private void grantOn(long evidence, boolean releaseOfLastBlocker) {
 			this.fencingToken = evidence;
-			if (!AcquireAttempt.this.calls.needsOwnWrite(evidence, releaseOfLastBlocker, this.ourStat)) {
+			if (!AcquireAttempt.this.calls.needsOwnWrite(evidence, releaseOfLastBlocker, ourStat())) {
 				AcquireAttempt.this.grant();
 				return;
 			}
-			AcquireAttempt.this.send(() -> AcquireAttempt.this.calls.rewrite(this.ourPath,
+			AcquireAttempt.this.send(() -> AcquireAttempt.this.calls.rewrite(ourPath(),
 					ifCurrent((event) -> route(event, this::requeue, () -> {
 						this.ourStat = event.getStat();
 						grantOn(event.getStat().getMzxid(), false);
@@ -588,7 +590,17 @@ final class AcquireAttempt {
 		}
 
 		private String ourName() {
-			return ZKPaths.getNodeFromPath(this.ourPath);
+			return ZKPaths.getNodeFromPath(ourPath());
+		}
+
+		/** Our node's path, for the steps that follow the create's reply. */
+		private String ourPath() {
+			return Objects.requireNonNull(this.ourPath, "the create's reply sets our node's path first");
+		}
+
+		/** Our node's Stat, for the steps that follow its read (a listing is decided only then). */
+		private Stat ourStat() {
+			return Objects.requireNonNull(this.ourStat, "our node's Stat is read before its listing is decided");
 		}
 
 	}

@@ -340,6 +340,14 @@ final class LocalChain {
 	 */
 	record Release(Kind kind, @Nullable LocalWaiter next) {
 
+		/** The waiter of {@link Kind#DELETE_THEN_LEAD} and {@link Kind#HAND_ON}, which always name one. */
+		LocalWaiter waiter() {
+			if (this.next == null) {
+				throw new IllegalStateException(this.kind + " names no waiter");
+			}
+			return this.next;
+		}
+
 		enum Kind {
 
 			/** Not this chain's node: the ordinary release. */

@@ -206,15 +206,17 @@ final class LocalChains {
 			return ORDINARY;
 		}
 		LocalChain.Release release = chain.release(hold, before, this.settings.maxHandoffs(), this.settings.maxTime());
-		LocalWaiter next = release.next();
 		return switch (release.kind()) {
 			case NOT_CHAINED -> ORDINARY;
 			case DELETE -> new AfterRelease(false, () -> forgetIfIdle(key, chain));
-			case DELETE_THEN_LEAD -> new AfterRelease(false, () -> {
-				chain.lead(next);
-				forgetIfIdle(key, chain);
-			});
-			case HAND_ON -> handOn(key, chain, hold, next);
+			case DELETE_THEN_LEAD -> {
+				LocalWaiter next = release.waiter();
+				yield new AfterRelease(false, () -> {
+					chain.lead(next);
+					forgetIfIdle(key, chain);
+				});
+			}
+			case HAND_ON -> handOn(key, chain, hold, release.waiter());
 		};
 	}
 
@@ -241,6 +243,10 @@ final class LocalChains {
 	private void pump(Key key, LocalChain chain) {
 		LocalChain.Writes writes = chain.reserveWrites(WRITES_AHEAD, this.settings.maxHandoffs());
 		String nodePath = writes.nodePath();
+		if (nodePath == null) {
+			// Writes.NONE: nothing to send
+			return;
+		}
 		long sessionId = writes.sessionId();
 		for (int i = 0; i < writes.count(); i++) {
 			// read before the write: a connection event before its reply starts the next hold in doubt

@@ -90,6 +90,14 @@ record QueuePosition(boolean listed, @Nullable String blocker, boolean soleBlock
 		return this.listed && this.blocker == null;
 	}
 
+	/** The blocker of a listed node that does not hold. */
+	String waitsFor() {
+		if (this.blocker == null) {
+			throw new IllegalStateException("a node that holds, or is not listed, waits for no blocker");
+		}
+		return this.blocker;
+	}
+
 	/**
 	 * Whether the blocker is an exclusive node ({@code EXCLUSIVE}, {@code WRITE} or Curator's
 	 * {@code -lock-}), whose release after holding proves itself; {@code false} if there is none.

@@ -7,4 +7,7 @@
  * the one Jepsen's Hazelcast suite checks {@code FencedLock} with; zklock's own stress test and
  * fault suite use this package.
  */
+@NullMarked
 package io.zklock.test.history;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the {@code locks} actuator endpoint.
+ */
+@NullMarked
+package io.zklock.autoconfigure.endpoint;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of zklock's Micrometer meters.
+ */
+@NullMarked
+package io.zklock.autoconfigure.metrics;
+
+import org.jspecify.annotations.NullMarked;

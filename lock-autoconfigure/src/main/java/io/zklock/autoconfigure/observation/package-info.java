@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the observations of lock acquisitions (Micrometer Observation).
+ */
+@NullMarked
+package io.zklock.autoconfigure.observation;
+
+import org.jspecify.annotations.NullMarked;

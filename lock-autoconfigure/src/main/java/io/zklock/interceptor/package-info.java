@@ -1,0 +1,9 @@
+/**
+ * The method interception behind {@link io.zklock.annotation.DistributedLock} and
+ * {@link io.zklock.annotation.DistributedSemaphore}: the advisor, the lock key resolution and the
+ * locked call for each return kind (plain, future, reactive, suspend).
+ */
+@NullMarked
+package io.zklock.interceptor;
+
+import org.jspecify.annotations.NullMarked;
