@@ -6,37 +6,24 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import io.zklock.annotation.DistributedLock;
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
-import io.zklock.autoconfigure.ZkLockProperties;
-import io.zklock.autoconfigure.endpoint.LocksEndpointAutoConfiguration;
 import io.zklock.autoconfigure.health.ZkLockBoot3HealthContributorAutoConfiguration;
 import io.zklock.autoconfigure.metrics.ZkLockMetricsAutoConfiguration;
 import io.zklock.autoconfigure.observation.ZkLockObservationAutoConfiguration;
-import io.zklock.endpoint.LocksEndpoint;
 import io.zklock.health.ZkLockBoot3HealthIndicator;
-import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.SharedLockByCurator;
-import io.zklock.lock.LockEngine;
 import io.zklock.metrics.HeldLocksMeterBinder;
 import io.zklock.metrics.LockMetricsListener;
 import io.zklock.observation.LockObservationListener;
 import io.zklock.test.EmbeddedZooKeeper;
 import io.zklock.test.TestZooKeeper;
 
-import org.springframework.aot.hint.MemberCategory;
-import org.springframework.aot.hint.RuntimeHints;
-import org.springframework.aot.hint.RuntimeHintsRegistrar;
-import org.springframework.aot.hint.TypeReference;
-import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.actuate.autoconfigure.health.HealthContributorAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
@@ -50,18 +37,17 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.SpringVersion;
-import org.springframework.core.io.support.SpringFactoriesLoader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * zklock's auto-configurations on Spring Boot 3.5 (Spring Framework 6.2): the core, the Boot
- * 3.5 health contributor, metrics, observation and the endpoint, ported from the Boot 4 tests
- * of zklock-spring-boot where they use no Boot 4-only types.
+ * What zklock has for Spring Boot 3.5 only, on Spring Boot 3.5 (Spring Framework 6.2): the Boot
+ * 3.5 health contributor (from lock-autoconfigure/boot3), and the metrics and observation
+ * auto-configurations ordered after Boot 3.5's own registry auto-configurations (Boot 4 moved
+ * them). The rest of zklock-spring-boot's tests run here from its test jar.
  */
 @EmbeddedZooKeeper
 @Timeout(60)
@@ -77,47 +63,6 @@ class Boot35AutoConfigurationTests {
 	void shouldRunOnTheBoot35Line() {
 		assertThat(SpringBootVersion.getVersion()).startsWith("3.5.");
 		assertThat(SpringVersion.getVersion()).startsWith("6.2.");
-	}
-
-	@Test
-	void shouldCreateStartedNamespacedClientAndLockBeansByDefault(TestZooKeeper zookeeper) {
-		runner(zookeeper).run((context) -> {
-			assertThat(context).hasNotFailed()
-				.hasSingleBean(CuratorFramework.class)
-				.hasSingleBean(LockEngine.class)
-				.hasSingleBean(ExclusiveLockByCurator.class)
-				.hasSingleBean(SharedLockByCurator.class);
-			CuratorFramework client = context.getBean(CuratorFramework.class);
-			assertThat(client.getState()).isEqualTo(CuratorFrameworkState.STARTED);
-			assertThat(client.getNamespace()).isEqualTo(zookeeper.namespace());
-			ILockByCurator locks = context.getBean(ILockByCurator.class);
-			assertThat(locks).isInstanceOf(ExclusiveLockByCurator.class);
-			try (LockHandle lock = locks.acquire("boot35/a", LockMode.EXCLUSIVE)) {
-				assertThat(lock.isHeld()).isTrue();
-				assertThat(client.checkExists().forPath("/locks/boot35/a")).isNotNull();
-			}
-		});
-	}
-
-	@Test
-	void shouldBackOffWhenUserDefinesClient(TestZooKeeper zookeeper) {
-		runner(zookeeper).withBean("userClient", CuratorFramework.class, () -> {
-			CuratorFramework client = CuratorFrameworkFactory.newClient(zookeeper.connectString(), new RetryOneTime(100));
-			client.start();
-			return client;
-		}, (definition) -> definition.setDestroyMethodName("close")).run((context) -> {
-			assertThat(context).hasSingleBean(CuratorFramework.class).hasBean("userClient");
-			assertThat(context.getBean(LockEngine.class).getClient())
-				.isSameAs(context.getBean(CuratorFramework.class));
-		});
-	}
-
-	@Test
-	void shouldNotCreateAnyBeanWhenDisabled(TestZooKeeper zookeeper) {
-		runner(zookeeper).withPropertyValues("zklock.enabled=false")
-			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(CuratorFramework.class)
-				.doesNotHaveBean(ILockByCurator.class));
 	}
 
 	@Test
@@ -214,46 +159,6 @@ class Boot35AutoConfigurationTests {
 					.hasSingleBean(LockObservationListener.class);
 				context.getBean(ILockByCurator.class).acquire("observed", LockMode.EXCLUSIVE).close();
 			});
-	}
-
-	@Test
-	void shouldCreateLocksEndpointWhenExposed(TestZooKeeper zookeeper) {
-		new WebApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, LocksEndpointAutoConfiguration.class))
-			.withPropertyValues(zookeeper.propertyValues())
-			.withPropertyValues("management.endpoints.web.exposure.include=locks")
-			.run((context) -> {
-				assertThat(context).hasSingleBean(LocksEndpoint.class);
-				LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
-				try (LockHandle lock = context.getBean(ILockByCurator.class).acquire("endpoint/a", LockMode.EXCLUSIVE)) {
-					assertThat(endpoint.heldLocks().locks()).singleElement()
-						.satisfies((held) -> assertThat(held.fencingToken()).isEqualTo(lock.fencingToken()));
-				}
-			});
-	}
-
-	@Test
-	void shouldNotCreateLocksEndpointWhenNotExposed(TestZooKeeper zookeeper) {
-		new WebApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class, LocksEndpointAutoConfiguration.class))
-			.withPropertyValues(zookeeper.propertyValues())
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LocksEndpoint.class));
-	}
-
-	@Test
-	void shouldRegisterRuntimeHintsThroughAotFactoriesOnSpring62() throws Exception {
-		RuntimeHints hints = new RuntimeHints();
-		SpringFactoriesLoader.forResourceLocation("META-INF/spring/aot.factories")
-			.load(RuntimeHintsRegistrar.class)
-			.forEach((registrar) -> registrar.registerHints(hints, getClass().getClassLoader()));
-		assertThat(RuntimeHintsPredicates.reflection()
-			.onType(DistributedLock.class)
-			.withMemberCategory(MemberCategory.INVOKE_DECLARED_METHODS)).accepts(hints);
-		assertThat(RuntimeHintsPredicates.proxies().forInterfaces(DistributedLock.class)).accepts(hints);
-		assertThat(RuntimeHintsPredicates.reflection()
-			.onType(TypeReference.of("io.zklock.interceptor.LockKeyResolver$RootObject"))
-			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).accepts(hints);
-		assertThat(RuntimeHintsPredicates.reflection().onType(ZkLockProperties.class)).accepts(hints);
 	}
 
 	@Configuration(proxyBeanMethods = false)
