@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs zklock's benchmarks: every scenario of issues 7, 14 and 30 against zklock, Curator and
+# Runs zklock's benchmarks: every scenario of issues 7, 14, 28 and 30 against zklock, Curator and
 # Spring Integration on a standalone ZooKeeper server process, an in-process one and a 3-member
 # ensemble with an observer, and (scenarios 9-13) against Redis (Redisson), etcd and Hazelcast.
 #
@@ -11,7 +11,7 @@
 #                                       machine, against fixed bounds); exits 1 if one is out
 #   benchmarks/run.sh --server=process  some servers only (process | embedded | ensemble | both | all,
 #                                       or a list such as process,ensemble; default all)
-#   benchmarks/run.sh --scenarios=1,3   some scenarios only (1-13)
+#   benchmarks/run.sh --scenarios=1,3   some scenarios only (1-14)
 #
 # Needs a JDK 17+ (the Maven wrapper fetches Maven); scenario 8 also a JDK 21+ (see below); the
 # peers' servers, Debian's redis-server and etcd-server, which this script installs with apt-get

@@ -20,6 +20,7 @@ import io.zklock.benchmarks.report.HandoffChart;
 import io.zklock.benchmarks.report.MarkdownReport;
 import io.zklock.benchmarks.report.ResultsFile;
 import io.zklock.benchmarks.scenarios.AnnotationScenario;
+import io.zklock.benchmarks.scenarios.GiveUpScenario;
 import io.zklock.benchmarks.scenarios.HotLockScenario;
 import io.zklock.benchmarks.scenarios.ManyKeysScenario;
 import io.zklock.benchmarks.scenarios.MemoryScenario;
@@ -45,7 +46,7 @@ public final class BenchmarkMain {
 			new HotLockScenario(), new SameJvmContentionScenario(), new ReadMostlyScenario(), new ManyKeysScenario(),
 			new MemoryScenario(), new VirtualThreadScenario(), new PeerUncontendedScenario(),
 			PeerContentionScenario.processes(), PeerContentionScenario.threads(), new PeerManyKeysScenario(),
-			new PauseScenario());
+			new PauseScenario(), new GiveUpScenario());
 
 	private BenchmarkMain() {
 	}
@@ -202,13 +203,13 @@ public final class BenchmarkMain {
 						+ "warm-up round; driver warm-up %d ms per library; load points (scenarios 3-5) %d pass(es) in "
 						+ "alternating order, each run %d ms warm-up then a %d ms window; %,d waiters in the herd check; "
 						+ "%,d keys (scenario 6); %,d held locks (scenario 7); %,d virtual threads, at most %d s per library "
-						+ "(scenario 8)",
+						+ "(scenario 8); %d give-ups per library and wait below 200 ms, %d at 200 ms and 1 s (scenario 14)",
 				scale.name(), scale.jmhWarmupIterations(), scale.jmhWarmupTime().toMillis(), scale.jmhIterations(),
 				scale.jmhIterationTime().toMillis(), scale.jmhBoundedWait() ? "" : " (unbounded wait only)",
 				scale.interleavedRounds(), scale.interleavedSlice().toMillis(), scale.driverWarmup().toMillis(),
 				scale.loadPasses(), scale.loadWarmup().toMillis(), scale.loadMeasure().dividedBy(scale.loadPasses()).toMillis(),
 				scale.herdWaiters(), scale.manyKeys(), scale.heldLocks(), scale.virtualThreads(),
-				scale.virtualThreadCap().toSeconds());
+				scale.virtualThreadCap().toSeconds(), scale.giveUpSamples(), scale.giveUpLongSamples());
 	}
 
 }

@@ -33,12 +33,14 @@ import java.util.List;
  * @param peerKeys the key counts of scenario 12 (many keys against the peers)
  * @param pauseEveryLibrary whether scenario 13 pauses a holder of every library; otherwise of
  * zklock and of Redisson's RLock (the negative control) only
+ * @param giveUpSamples the give-ups per library and wait of scenario 14, for its waits below 200 ms
+ * @param giveUpLongSamples the same for its waits of 200 ms and more
  */
 public record Scale(String name, int jmhWarmupIterations, Duration jmhWarmupTime, int jmhIterations,
 		Duration jmhIterationTime, int interleavedRounds, Duration interleavedSlice, Duration driverWarmup, Duration loadWarmup,
 		Duration loadMeasure, int loadPasses, boolean jmhBoundedWait, List<Integer> curveClients, int herdWaiters, int manyKeys, Duration reapWait,
 		int heldLocks, int virtualThreads, Duration virtualThreadCap, List<Integer> peerKeys,
-		boolean pauseEveryLibrary) {
+		boolean pauseEveryLibrary, int giveUpSamples, int giveUpLongSamples) {
 
 	/**
 	 * The committed-results scale.
@@ -48,7 +50,7 @@ public record Scale(String name, int jmhWarmupIterations, Duration jmhWarmupTime
 		return new Scale("full", 3, Duration.ofSeconds(2), 3, Duration.ofMillis(1500), 10, Duration.ofMillis(400),
 				Duration.ofSeconds(4), Duration.ofMillis(500), Duration.ofSeconds(4), 2, true,
 				List.of(1, 2, 4, 8, 16, 32), 100, 10_000, Duration.ofSeconds(60), 1000, 10_000, Duration.ofSeconds(180),
-				List.of(1, 100, 10_000), true);
+				List.of(1, 100, 10_000), true, 200, 30);
 	}
 
 	/**
@@ -58,7 +60,7 @@ public record Scale(String name, int jmhWarmupIterations, Duration jmhWarmupTime
 	public static Scale quick() {
 		return new Scale("quick", 1, Duration.ofMillis(200), 1, Duration.ofMillis(400), 2, Duration.ofMillis(100),
 				Duration.ofMillis(200), Duration.ofMillis(200), Duration.ofMillis(500), 1, false, List.of(1, 16), 100,
-				200, Duration.ofSeconds(20), 200, 2_000, Duration.ofSeconds(60), List.of(1, 100, 10_000), false);
+				200, Duration.ofSeconds(20), 200, 2_000, Duration.ofSeconds(60), List.of(1, 100, 10_000), false, 5, 1);
 	}
 
 	/**

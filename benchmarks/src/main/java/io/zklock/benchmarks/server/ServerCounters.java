@@ -138,6 +138,32 @@ public final class ServerCounters implements RequestCounter {
 		return watches;
 	}
 
+	/**
+	 * The watches registered on the members ({@code wchp}) on a path or any path below it.
+	 * @param path a ZooKeeper path, such as a lock path whose children are lock nodes
+	 * @return the watches, added up over the members
+	 * @throws IOException if a member does not answer
+	 */
+	public long watchesUnder(String path) throws IOException {
+		long watches = 0;
+		for (int member : this.ports) {
+			boolean counted = false;
+			for (String line : send(member, "wchp").split("\n")) {
+				if (line.isBlank()) {
+					continue;
+				}
+				if (!Character.isWhitespace(line.charAt(0))) {
+					String watched = line.trim();
+					counted = watched.equals(path) || watched.startsWith(path + "/");
+				}
+				else if (counted) {
+					watches++;
+				}
+			}
+		}
+		return watches;
+	}
+
 	/** Where ZooKeeper keeps its dynamic configuration, watched by every Curator client. */
 	private static final class ZooDefsConfig {
 

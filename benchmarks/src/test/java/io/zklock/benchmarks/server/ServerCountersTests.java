@@ -42,4 +42,23 @@ class ServerCountersTests {
 		}
 	}
 
+	@Test
+	void shouldCountTheWatchesOnAPathAndBelowItOnly() throws Exception {
+		try (InProcessZooKeeper server = InProcessZooKeeper.start();
+				ZkClient first = ZkClient.connect(server.connectString());
+				ZkClient second = ZkClient.connect(server.connectString())) {
+			ServerCounters counters = server.counters();
+			long before = counters.watchesUnder("/lock");
+			first.curator().checkExists().watched().forPath("/lock");
+			first.curator().checkExists().watched().forPath("/lock/a");
+			second.curator().checkExists().watched().forPath("/lock/a");
+			second.curator().checkExists().watched().forPath("/locked");
+			second.curator().checkExists().watched().forPath("/other");
+
+			// one per session and path: /lock, /lock/a twice; not /locked, whose name only starts alike
+			assertThat(counters.watchesUnder("/lock") - before).isEqualTo(3);
+			assertThat(counters.watchesUnder("/lock/a") - before).isEqualTo(2);
+		}
+	}
+
 }
