@@ -3,7 +3,7 @@
 # Spring Integration on a standalone ZooKeeper server process, an in-process one and a 3-member
 # ensemble with an observer, and (scenarios 9-13) against Redis (Redisson), etcd and Hazelcast.
 #
-#   benchmarks/run.sh                   full run (44 min on 2 busy cores): rewrites the generated
+#   benchmarks/run.sh                   full run (about 52 min on 2 busy cores, scenario 14 included): rewrites the generated
 #                                       block of benchmarks/RESULTS.md and benchmarks/results/*.png
 #   benchmarks/run.sh --quick           CI: a few seconds per scenario, output under
 #                                       benchmarks/target/quick-results; exits non-zero if a scenario crashes
