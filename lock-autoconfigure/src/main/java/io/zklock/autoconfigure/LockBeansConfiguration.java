@@ -1,6 +1,5 @@
 package io.zklock.autoconfigure;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -10,6 +9,7 @@ import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockListener;
+import io.zklock.lock.LockNodeData;
 import io.zklock.lock.SemaphoreByCurator;
 import io.zklock.lock.SharedLockByCurator;
 import io.zklock.lock.LockEngine;
@@ -30,7 +30,10 @@ import org.springframework.core.env.Environment;
  * any {@link ILockByCurator} of its own (other than a {@link SharedLockByCurator}).
  * {@link SharedLockByCurator} is a fallback candidate for unqualified injection. The client
  * they lock through is chosen by {@link LockClientResolver}; an application's client that is
- * not started when the application starts fails start-up ({@link ApplicationClientCheck}).
+ * not started when the application starts fails start-up ({@link ApplicationClientCheck}). Lock
+ * nodes carry this host, process, {@code spring.application.name} and {@code zklock.instance-id}
+ * ({@link LockNodeData}), so that a waiter that times out, and an operator, can tell who holds a
+ * lock.
  */
 @Configuration(proxyBeanMethods = false)
 class LockBeansConfiguration {
@@ -40,8 +43,8 @@ class LockBeansConfiguration {
 	LockEngine zkLockEngine(ListableBeanFactory beanFactory, ZkLockProperties properties,
 			Environment environment, ObjectProvider<LockListener> listeners) {
 		CuratorFramework curatorFramework = LockClientResolver.resolve(beanFactory);
-		String instanceId = properties.getInstanceId();
-		byte[] nodeData = (instanceId != null) ? instanceId.getBytes(StandardCharsets.UTF_8) : new byte[0];
+		byte[] nodeData = LockNodeData.forThisProcess(environment.getProperty("spring.application.name"),
+				properties.getInstanceId());
 		LockEngine engine;
 		LocalHandoff localHandoff = properties.getLocalHandoff().toSetting(new ZkLockPropertyChecks(environment));
 		try {

@@ -75,8 +75,8 @@ public class ZkLockProperties {
 	private OnHoldExceeded onHoldExceeded = OnHoldExceeded.WARN;
 
 	/**
-	 * Text every lock node carries as its data, to tell holders apart (for example the host
-	 * and port of this instance). Empty for none; never the IP address by default.
+	 * Id of this instance (for example its host and port) that every lock node carries, besides
+	 * the host name, process id and spring.application.name, to tell holders apart. Empty for none.
 	 */
 	private String instanceId;
 

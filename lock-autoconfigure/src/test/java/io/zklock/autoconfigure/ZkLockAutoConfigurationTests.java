@@ -1,5 +1,6 @@
 package io.zklock.autoconfigure;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -31,6 +32,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -143,19 +145,22 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 	}
 
 	@Test
-	void shouldStoreTheInstanceIdAndNoAddressInLockNodes() {
-		this.contextRunner.run((context) -> {
-			try (LockHandle lock = context.getBean(ILockByCurator.class).acquire("data", LockMode.EXCLUSIVE)) {
-				assertThat(context.getBean(CuratorFramework.class).getData().forPath(lock.nodePath())).isEmpty();
-			}
-		});
-		this.contextRunner.withPropertyValues("zklock.instance-id=orders-7f9c:8080").run((context) -> {
-			try (LockHandle lock = context.getBean(ILockByCurator.class).acquire("data", LockMode.EXCLUSIVE)) {
-				assertThat(new String(context.getBean(CuratorFramework.class).getData().forPath(lock.nodePath()),
-						java.nio.charset.StandardCharsets.UTF_8))
-					.isEqualTo("orders-7f9c:8080");
-			}
-		});
+	void shouldWriteHostProcessApplicationAndInstanceIdAsLockNodeData() {
+		String process = " pid=" + ProcessHandle.current().pid();
+		this.contextRunner.run((context) -> assertThat(lockNodeData(context)).startsWith("zklock host=")
+			.endsWith(process)
+			.doesNotContain(" app=", " instance="));
+		this.contextRunner.withPropertyValues("spring.application.name=orders", "zklock.instance-id=orders-7f9c:8080")
+			.run((context) -> assertThat(lockNodeData(context)).startsWith("zklock host=")
+				.endsWith(process + " app=orders instance=orders-7f9c:8080"));
+	}
+
+	/** The data of the lock node of a lock taken through the context's lock API. */
+	private static String lockNodeData(ApplicationContext context) throws Exception {
+		try (LockHandle lock = context.getBean(ILockByCurator.class).acquire("data", LockMode.EXCLUSIVE)) {
+			return new String(context.getBean(CuratorFramework.class).getData().forPath(lock.nodePath()),
+					StandardCharsets.UTF_8);
+		}
 	}
 
 	@Test
