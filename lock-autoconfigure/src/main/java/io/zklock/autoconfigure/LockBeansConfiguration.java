@@ -7,6 +7,7 @@ import org.apache.curator.framework.CuratorFramework;
 import io.zklock.interceptor.LockReleaseScheduler;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LeakDetection;
 import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockNodeData;
@@ -45,8 +46,10 @@ class LockBeansConfiguration {
 		CuratorFramework curatorFramework = LockClientResolver.resolve(beanFactory);
 		byte[] nodeData = LockNodeData.forThisProcess(environment.getProperty("spring.application.name"),
 				properties.getInstanceId());
+		ZkLockPropertyChecks checks = new ZkLockPropertyChecks(environment);
+		LocalHandoff localHandoff = properties.getLocalHandoff().toSetting(checks);
+		LeakDetection leakDetection = properties.getLeakDetection().toSetting(checks);
 		LockEngine engine;
-		LocalHandoff localHandoff = properties.getLocalHandoff().toSetting(new ZkLockPropertyChecks(environment));
 		try {
 			engine = new LockEngine(curatorFramework, properties.getRootPath(), nodeData, localHandoff);
 		}
@@ -54,13 +57,14 @@ class LockBeansConfiguration {
 			// "Lock root 'x' is invalid: <rule>": the analysis names the property and value itself
 			String message = ex.getMessage();
 			int rule = message.indexOf("is invalid: ");
-			throw new ZkLockPropertyChecks(environment).invalid("zklock.root-path", properties.getRootPath(),
+			throw checks.invalid("zklock.root-path", properties.getRootPath(),
 					(rule >= 0) ? message.substring(rule + "is invalid: ".length()) : message);
 		}
 		if (properties.getZookeeper().getAuth().isConfigured()) {
 			LockRootAclCheck.check(curatorFramework, engine.getRootPath(),
 					properties.getZookeeper().getAuth().isFailOnOpenAcl());
 		}
+		engine.setLeakDetection(leakDetection);
 		listeners.orderedStream().forEach(engine::addListener);
 		return engine;
 	}
