@@ -99,6 +99,16 @@ final class LockAcquirer {
 	}
 
 	/**
+	 * What an acquire of {@code request} by the current thread waits for now, as the lock API
+	 * tells ({@link ILockByCurator#explainWait(LockRequest)}), for the message of a wait that ran
+	 * out.
+	 * @return the explanation, or empty if the lock API knows nothing of the lock path's holders
+	 */
+	Optional<String> explainWait(LockRequest request) {
+		return locks().explainWait(request);
+	}
+
+	/**
 	 * Takes one permit for {@code call}.
 	 * @return whether it was granted; {@code false} if the wait ran out
 	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails
