@@ -109,12 +109,17 @@ final class LockAcquirer {
 	}
 
 	/**
-	 * Takes one permit for {@code call}.
+	 * Takes one permit for {@code call}; a wait too long to count ({@link SaturatedNanos}) waits as
+	 * long as it takes.
 	 * @return whether it was granted; {@code false} if the wait ran out
 	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails
 	 */
 	boolean acquire(SemaphoreDefinition definition, String path, Duration wait, LockedCall call) {
-		Optional<PermitLease> permit = this.semaphores.get().tryAcquire(path, definition.permits(), wait);
+		SemaphoreByCurator semaphores = this.semaphores.get();
+		// the lock API's semaphores do not saturate a wait too long to count, as its locks do
+		Optional<PermitLease> permit = SaturatedNanos.isNever(wait)
+				? Optional.of(semaphores.acquire(path, definition.permits()))
+				: semaphores.tryAcquire(path, definition.permits(), wait);
 		permit.ifPresent(call::granted);
 		return permit.isPresent();
 	}
