@@ -76,6 +76,20 @@ class ZkLockStartupFailureTests extends ZkServerTest {
 	}
 
 	@Test
+	void shouldSayOnceHowToWriteAConnectStringGivenAsAUrl(CapturedOutput output) {
+		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=zk://zk1:2181");
+		assertThat(output)
+			.contains("Invalid value 'zk://zk1:2181' for configuration property 'zklock.zookeeper.connect-string' "
+					+ "(originating from '\"zklock.zookeeper.connect-string\" from property source \"commandLineArgs\"'): "
+					+ "it is a URL, and a connect string has no scheme ('zk://'); write host:port pairs separated by "
+					+ "commas, optionally followed by a chroot path, such as 'zk1:2181,zk2:2181,zk3:2181' or "
+					+ "'zk1:2181/apps', or set zklock.zookeeper.embedded.enabled=true for an in-process server.");
+		String description = output.getOut().substring(output.getOut().indexOf("Description:"));
+		assertThat(description).containsOnlyOnce("host:port");
+		assertNoStackTrace(output);
+	}
+
+	@Test
 	void shouldEchoAPropertyValueAsWrittenWithItsLine(CapturedOutput output) {
 		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=" + server.getConnectString(),
 				"--spring.config.location=classpath:io/zklock/autoconfigure/relaxed-names.yml");
