@@ -62,6 +62,7 @@ class LockBeansConfiguration {
 		}
 		if (properties.getZookeeper().getAuth().isConfigured()) {
 			LockRootAclCheck.check(curatorFramework, engine.getRootPath(),
+					properties.getZookeeper().getAuth().getScheme(),
 					properties.getZookeeper().getAuth().isFailOnOpenAcl());
 		}
 		engine.setLeakDetection(leakDetection);

@@ -76,6 +76,22 @@ class ZkLockStartupFailureTests extends ZkServerTest {
 	}
 
 	@Test
+	void shouldNameABadNamespaceAndItsFixInOneAnalysis(CapturedOutput output) {
+		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=" + server.getConnectString(),
+				"--zklock.zookeeper.namespace=/orders");
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Invalid value '/orders' for configuration property 'zklock.zookeeper.namespace' (originating "
+					+ "from '\"zklock.zookeeper.namespace\" from property source \"commandLineArgs\"'): it starts with "
+					+ "'/', and a namespace is a path below the ensemble's root written without a leading or trailing "
+					+ "'/'; write 'orders'.")
+			.contains("Update 'zklock.zookeeper.namespace' in \"zklock.zookeeper.namespace\" from property source "
+					+ "\"commandLineArgs\".")
+			.doesNotContain("Invalid namespace")
+			.doesNotContain("Caused by");
+		assertNoStackTrace(output);
+	}
+
+	@Test
 	void shouldSayOnceHowToWriteAConnectStringGivenAsAUrl(CapturedOutput output) {
 		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=zk://zk1:2181");
 		assertThat(output)
