@@ -33,6 +33,9 @@ final class CuratorClientFactory {
 
 	private static final Log logger = LogFactory.getLog(CuratorClientFactory.class);
 
+	/** The default of {@code zklock.zookeeper.connect-string}. */
+	private static final String DEFAULT_CONNECT_STRING = new ZkLockProperties.ZooKeeper().getConnectString();
+
 	/** The most retries of Curator's {@code ExponentialBackoffRetry} ({@code MAX_RETRIES_LIMIT}). */
 	private static final int MAX_RETRIES = 29;
 
@@ -79,6 +82,7 @@ final class CuratorClientFactory {
 			ZKClientConfig clientConfig = ZooKeeperTlsConfig.create(this.properties.getSsl(), this.sslBundle,
 					this.checks);
 			CuratorFramework client = build(connectString, customizers, safeNotifyExecutor, clientConfig);
+			warnIfDefault(connectString);
 			logger.info("Connecting to the ZooKeeper ensemble at '" + connectString + "'"
 					+ (this.properties.getSsl().isTls() ? " over TLS" : "") + "; start-up waits up to " + waitMillis
 					+ " ms for it (zklock.zookeeper.block-until-connected).");
@@ -122,6 +126,24 @@ final class CuratorClientFactory {
 		}
 		customizers.forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
+	}
+
+	/**
+	 * Warns when the connect string is the property's default because nothing set it: an
+	 * instance whose configuration did not reach it (a profile not activated, a typo in a
+	 * property name) would otherwise lock on whatever ZooKeeper runs on its own host, and exclude
+	 * no other instance, without a word.
+	 */
+	private void warnIfDefault(String connectString) {
+		if (this.connectionDetails instanceof PropertiesZkLockConnectionDetails
+				&& DEFAULT_CONNECT_STRING.equals(connectString)
+				&& !this.checks.isSet("zklock.zookeeper.connect-string")) {
+			logger.warn("zklock.zookeeper.connect-string is not set, so zklock connects to its default, "
+					+ DEFAULT_CONNECT_STRING + ": locks then exclude only the clients of a ZooKeeper on this host, not "
+					+ "the other instances of the application. Set zklock.zookeeper.connect-string to the ensemble's "
+					+ "host:port pairs (zklock.zookeeper.embedded.enabled=true starts an in-process server for "
+					+ "development instead).");
+		}
 	}
 
 	/**

@@ -41,6 +41,16 @@ final class ZkLockPropertyChecks {
 	}
 
 	/**
+	 * Whether a property source of the environment sets the property, however its name is
+	 * written.
+	 * @param name the property, such as {@code "zklock.zookeeper.connect-string"}
+	 * @return {@code true} if it is set; {@code false} if not, or without an environment
+	 */
+	boolean isSet(String name) {
+		return ConfiguredProperty.find(this.environment, name).isPresent();
+	}
+
+	/**
 	 * Checks a duration and returns it in milliseconds for Curator's {@code int} settings.
 	 * @param name the property
 	 * @param value its bound value

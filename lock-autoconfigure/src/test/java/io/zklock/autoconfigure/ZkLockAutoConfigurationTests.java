@@ -31,6 +31,7 @@ import org.springframework.boot.autoconfigure.service.connection.ConnectionDetai
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -310,6 +311,23 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 					.hasMessageContaining("zklock.zookeeper.connect-string")
 					.hasMessageContaining("zklock.zookeeper.block-until-connected");
 			});
+	}
+
+	@Test
+	void shouldWarnNamingThePropertyWhenConnectingToTheDefaultConnectString(CapturedOutput output) {
+		String warning = "zklock.zookeeper.connect-string is not set, so zklock connects to its default, "
+				+ "localhost:2181: locks then exclude only the clients of a ZooKeeper on this host, not the other "
+				+ "instances of the application. Set zklock.zookeeper.connect-string to the ensemble's host:port pairs "
+				+ "(zklock.zookeeper.embedded.enabled=true starts an in-process server for development instead).";
+		// whether a ZooKeeper answers on localhost:2181 or not, the warning comes first
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class))
+			.withPropertyValues("zklock.zookeeper.block-until-connected=1s", "zklock.zookeeper.connection-timeout=500ms")
+			.run((context) -> assertThat(output).containsOnlyOnce(warning));
+		this.contextRunner.run((context) -> assertThat(context).hasNotFailed());
+		this.contextRunner.withPropertyValues("zklock.zookeeper.connect-string=localhost:2181",
+				"zklock.zookeeper.block-until-connected=1s", "zklock.zookeeper.connection-timeout=500ms")
+			.run((context) -> assertThat(output).as("not when the property is set, even to the default")
+				.containsOnlyOnce(warning));
 	}
 
 	@Test
