@@ -1,20 +1,52 @@
 #!/usr/bin/env bash
-# Runs zklock's benchmarks: every scenario of issues 7 and 14 against zklock, Curator and Spring
-# Integration, on a standalone ZooKeeper server process and on an in-process one.
+# Runs zklock's benchmarks: every scenario of issues 7, 14 and 30 against zklock, Curator and
+# Spring Integration on a standalone ZooKeeper server process, an in-process one and a 3-member
+# ensemble with an observer, and (scenarios 9-13) against Redis (Redisson), etcd and Hazelcast.
 #
-#   benchmarks/run.sh                   full run (~16 min on 2 cores): rewrites the generated block
-#                                       of benchmarks/RESULTS.md and benchmarks/results/*.png
+#   benchmarks/run.sh                   full run (44 min on 2 busy cores): rewrites the generated
+#                                       block of benchmarks/RESULTS.md and benchmarks/results/*.png
 #   benchmarks/run.sh --quick           CI: a few seconds per scenario, output under
 #                                       benchmarks/target/quick-results; exits non-zero if a scenario crashes
-#   benchmarks/run.sh --server=process  one server only (embedded | process | both, default both)
-#   benchmarks/run.sh --scenarios=1,3   some scenarios only
+#   benchmarks/run.sh --gate            CI: the regression gate (counts that do not depend on the
+#                                       machine, against fixed bounds); exits 1 if one is out
+#   benchmarks/run.sh --server=process  some servers only (process | embedded | ensemble | both | all,
+#                                       or a list such as process,ensemble; default all)
+#   benchmarks/run.sh --scenarios=1,3   some scenarios only (1-13)
 #
-# Needs a JDK 17+ (the Maven wrapper fetches Maven); scenario 8 also a JDK 21+ (see below). Builds the module and what it depends on first (set
+# Needs a JDK 17+ (the Maven wrapper fetches Maven); scenario 8 also a JDK 21+ (see below); the
+# peers' servers, Debian's redis-server and etcd-server, which this script installs with apt-get
+# when it runs as root on Debian (otherwise a peer whose package is missing is skipped, with one
+# line naming the package). Builds the module and what it depends on first (set
 # BENCH_SKIP_BUILD=1 to reuse the last build), then runs the harness with the module's runtime
-# class path; JMH forks and the ZooKeeper server process inherit that class path.
+# class path; JMH forks and the ZooKeeper, Hazelcast and pause-test JVMs inherit that class path.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+
+say() { echo "benchmarks/run.sh: $*" >&2; }
+
+# The peers' servers (scenarios 9-13; not the gate): installed as ./run-tests.sh installs its packages.
+if [[ " $* " != *" --gate "* ]]; then
+	missing=()
+	command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+	command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
+	if ((${#missing[@]} > 0)); then
+		if [[ "$(id -u)" == "0" ]] && command -v apt-get >/dev/null 2>&1; then
+			mkdir -p benchmarks/target
+			apt_log=benchmarks/target/run-apt.log
+			say "installing the peers' servers: ${missing[*]} (apt-get, log in $apt_log)"
+			if ! { apt-get -o DPkg::Lock::Timeout=300 update -qq \
+				&& DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq "${missing[@]}"; } \
+				>"$apt_log" 2>&1; then
+				say "apt-get could not install ${missing[*]} (see $apt_log); those peers are skipped"
+			fi
+		else
+			for package in "${missing[@]}"; do
+				say "the Debian package $package is not installed (as root this script installs it); its peer is skipped"
+			done
+		fi
+	fi
+fi
 
 if [[ "${BENCH_SKIP_BUILD:-0}" != "1" || ! -f benchmarks/target/runtime-classpath.txt ]]; then
 	echo "Building the benchmarks module (./mvnw -pl benchmarks -am package)..."

@@ -10,9 +10,11 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 import io.zklock.benchmarks.client.Library;
+import io.zklock.benchmarks.gate.RegressionGate;
 import io.zklock.benchmarks.jmh.JmhRunner;
 import io.zklock.benchmarks.load.DriverWarmUp;
-import io.zklock.benchmarks.report.Comparison;
+import io.zklock.benchmarks.peers.PeerServers;
+import io.zklock.benchmarks.report.ReportTable;
 import io.zklock.benchmarks.report.Environment;
 import io.zklock.benchmarks.report.HandoffChart;
 import io.zklock.benchmarks.report.MarkdownReport;
@@ -21,6 +23,10 @@ import io.zklock.benchmarks.scenarios.AnnotationScenario;
 import io.zklock.benchmarks.scenarios.HotLockScenario;
 import io.zklock.benchmarks.scenarios.ManyKeysScenario;
 import io.zklock.benchmarks.scenarios.MemoryScenario;
+import io.zklock.benchmarks.scenarios.PauseScenario;
+import io.zklock.benchmarks.scenarios.PeerContentionScenario;
+import io.zklock.benchmarks.scenarios.PeerManyKeysScenario;
+import io.zklock.benchmarks.scenarios.PeerUncontendedScenario;
 import io.zklock.benchmarks.scenarios.ReadMostlyScenario;
 import io.zklock.benchmarks.scenarios.SameJvmContentionScenario;
 import io.zklock.benchmarks.scenarios.UncontendedScenario;
@@ -37,7 +43,9 @@ public final class BenchmarkMain {
 
 	private static final List<Scenario> SCENARIOS = List.of(new UncontendedScenario(), new AnnotationScenario(),
 			new HotLockScenario(), new SameJvmContentionScenario(), new ReadMostlyScenario(), new ManyKeysScenario(),
-			new MemoryScenario(), new VirtualThreadScenario());
+			new MemoryScenario(), new VirtualThreadScenario(), new PeerUncontendedScenario(),
+			PeerContentionScenario.processes(), PeerContentionScenario.threads(), new PeerManyKeysScenario(),
+			new PauseScenario());
 
 	private BenchmarkMain() {
 	}
@@ -55,6 +63,19 @@ public final class BenchmarkMain {
 		catch (IllegalArgumentException ex) {
 			System.err.println(ex.getMessage());
 			System.exit(2);
+			return;
+		}
+		if (options.gate()) {
+			boolean passed;
+			try {
+				passed = RegressionGate.run(options);
+			}
+			catch (Exception ex) {
+				ex.printStackTrace(System.out);
+				System.out.println("The regression gate crashed: " + ex);
+				passed = false;
+			}
+			System.exit(passed ? 0 : 1);
 			return;
 		}
 		long start = System.nanoTime();
@@ -83,13 +104,13 @@ public final class BenchmarkMain {
 			ex.printStackTrace();
 			return results;
 		}
-		try (server) {
+		try (server; PeerServers peers = new PeerServers(kind == ServerKind.ENSEMBLE)) {
 			ServerResults results = new ServerResults(kind, server.description());
 			ScenarioContext context = new ScenarioContext(server, kind, options.scale(),
-					new JmhRunner(options.scale()), results);
+					new JmhRunner(options.scale()), results, peers);
 			boolean driverWarm = false;
 			for (Scenario scenario : SCENARIOS) {
-				if (!options.runs(scenario.number())) {
+				if (!options.runs(scenario.number()) || !options.quickRuns(kind, scenario.number())) {
 					continue;
 				}
 				if (!driverWarm) {
@@ -155,13 +176,13 @@ public final class BenchmarkMain {
 		System.out.println();
 		for (ServerResults results : all) {
 			System.out.println("##### " + results.serverDescription());
-			for (Comparison table : results.tables()) {
+			for (ReportTable table : results.tables()) {
 				System.out.println("\n" + table.title() + "\n" + table.toMarkdown());
 			}
-			results.targets().forEach((target) -> System.out.printf(Locale.ROOT, "TARGET %s: zklock %s, Curator %s, ratio %s (%s): %s%n",
+			results.targets().forEach((target) -> System.out.printf(Locale.ROOT, "TARGET %s: zklock %s, %s %s, ratio %s (%s): %s%n",
 					target.figure(), String.format(Locale.ROOT, "%,." + target.decimals() + "f", target.zklock()),
-					String.format(Locale.ROOT, "%,." + target.decimals() + "f", target.curator()),
-					String.format(Locale.ROOT, "%.2f", target.zklock() / target.curator()), target.goal(),
+					target.peer(), String.format(Locale.ROOT, "%,." + target.decimals() + "f", target.peerValue()),
+					String.format(Locale.ROOT, "%.2f", target.zklock() / target.peerValue()), target.goal(),
 					target.met() ? "met" : "MISSED"));
 			results.checks()
 				.forEach((check) -> System.out.println((check.passed() ? "PASS: " : "FAIL: ") + check.description()));

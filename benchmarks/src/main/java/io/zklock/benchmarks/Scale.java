@@ -30,11 +30,15 @@ import java.util.List;
  * @param heldLocks the locks held at once in scenario 7
  * @param virtualThreads the virtual threads of scenario 8
  * @param virtualThreadCap the longest a library may take for them in scenario 8
+ * @param peerKeys the key counts of scenario 12 (many keys against the peers)
+ * @param pauseEveryLibrary whether scenario 13 pauses a holder of every library; otherwise of
+ * zklock and of Redisson's RLock (the negative control) only
  */
 public record Scale(String name, int jmhWarmupIterations, Duration jmhWarmupTime, int jmhIterations,
 		Duration jmhIterationTime, int interleavedRounds, Duration interleavedSlice, Duration driverWarmup, Duration loadWarmup,
 		Duration loadMeasure, int loadPasses, boolean jmhBoundedWait, List<Integer> curveClients, int herdWaiters, int manyKeys, Duration reapWait,
-		int heldLocks, int virtualThreads, Duration virtualThreadCap) {
+		int heldLocks, int virtualThreads, Duration virtualThreadCap, List<Integer> peerKeys,
+		boolean pauseEveryLibrary) {
 
 	/**
 	 * The committed-results scale.
@@ -43,7 +47,8 @@ public record Scale(String name, int jmhWarmupIterations, Duration jmhWarmupTime
 	public static Scale full() {
 		return new Scale("full", 3, Duration.ofSeconds(2), 3, Duration.ofMillis(1500), 10, Duration.ofMillis(400),
 				Duration.ofSeconds(4), Duration.ofMillis(500), Duration.ofSeconds(4), 2, true,
-				List.of(1, 2, 4, 8, 16, 32), 100, 10_000, Duration.ofSeconds(60), 1000, 10_000, Duration.ofSeconds(180));
+				List.of(1, 2, 4, 8, 16, 32), 100, 10_000, Duration.ofSeconds(60), 1000, 10_000, Duration.ofSeconds(180),
+				List.of(1, 100, 10_000), true);
 	}
 
 	/**
@@ -53,7 +58,7 @@ public record Scale(String name, int jmhWarmupIterations, Duration jmhWarmupTime
 	public static Scale quick() {
 		return new Scale("quick", 1, Duration.ofMillis(200), 1, Duration.ofMillis(400), 2, Duration.ofMillis(100),
 				Duration.ofMillis(200), Duration.ofMillis(200), Duration.ofMillis(500), 1, false, List.of(1, 16), 100,
-				200, Duration.ofSeconds(20), 200, 2_000, Duration.ofSeconds(60));
+				200, Duration.ofSeconds(20), 200, 2_000, Duration.ofSeconds(60), List.of(1, 100, 10_000), false);
 	}
 
 	/**

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.zklock.benchmarks.client.Library;
-import io.zklock.benchmarks.report.Comparison;
+import io.zklock.benchmarks.report.ReportTable;
 import io.zklock.benchmarks.report.Target;
 import io.zklock.benchmarks.server.ServerKind;
 
@@ -20,7 +20,7 @@ public final class ServerResults {
 
 	private final String serverDescription;
 
-	private final List<Comparison> tables = new ArrayList<>();
+	private final List<ReportTable> tables = new ArrayList<>();
 
 	private final Map<Library, TreeMap<Integer, Double>> curve = new TreeMap<>();
 
@@ -46,7 +46,7 @@ public final class ServerResults {
 	 * Adds a scenario table.
 	 * @param table the table
 	 */
-	public void add(Comparison table) {
+	public void add(ReportTable table) {
 		this.tables.add(table);
 	}
 
@@ -70,7 +70,7 @@ public final class ServerResults {
 	}
 
 	/**
-	 * Records a target of issue 14 (a figure against Curator's).
+	 * Records a target of an issue (a figure of zklock's against a peer's).
 	 * @param target the target with the run's figures
 	 */
 	public void target(Target target) {
@@ -115,7 +115,7 @@ public final class ServerResults {
 	 * The scenario tables.
 	 * @return the tables in scenario order
 	 */
-	public List<Comparison> tables() {
+	public List<ReportTable> tables() {
 		return List.copyOf(this.tables);
 	}
 
@@ -136,7 +136,7 @@ public final class ServerResults {
 	}
 
 	/**
-	 * The targets of issue 14.
+	 * The targets of the issues.
 	 * @return the targets in scenario order
 	 */
 	public List<Target> targets() {

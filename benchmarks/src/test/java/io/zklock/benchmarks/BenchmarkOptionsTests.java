@@ -19,7 +19,8 @@ class BenchmarkOptionsTests {
 		BenchmarkOptions options = BenchmarkOptions.parse(new String[0], MODULE);
 
 		assertThat(options.scale().isQuick()).isFalse();
-		assertThat(options.servers()).containsExactly(ServerKind.PROCESS, ServerKind.EMBEDDED);
+		assertThat(options.servers()).containsExactly(ServerKind.PROCESS, ServerKind.EMBEDDED, ServerKind.ENSEMBLE);
+		assertThat(options.gate()).isFalse();
 		assertThat(options.runs(1)).isTrue();
 		assertThat(options.runs(7)).isTrue();
 		assertThat(options.output()).isEqualTo(MODULE);
@@ -32,6 +33,29 @@ class BenchmarkOptionsTests {
 		assertThat(options.scale().isQuick()).isTrue();
 		assertThat(options.servers()).isEqualTo(List.of(ServerKind.EMBEDDED));
 		assertThat(options.output()).isEqualTo(MODULE.resolve("target").resolve("quick-results"));
+	}
+
+	@Test
+	void shouldKeepAQuickRunOnTheEnsembleToItsOwnCodePathsUnlessScenariosAreChosen() {
+		BenchmarkOptions quick = BenchmarkOptions.parse(new String[] { "--quick" }, MODULE);
+		BenchmarkOptions chosen = BenchmarkOptions.parse(new String[] { "--quick", "--scenarios=10" }, MODULE);
+		BenchmarkOptions full = BenchmarkOptions.parse(new String[0], MODULE);
+
+		assertThat(quick.quickRuns(ServerKind.ENSEMBLE, 3)).isTrue();
+		assertThat(quick.quickRuns(ServerKind.ENSEMBLE, 10)).isFalse();
+		assertThat(quick.quickRuns(ServerKind.PROCESS, 10)).isTrue();
+		assertThat(chosen.quickRuns(ServerKind.ENSEMBLE, 10)).isTrue();
+		assertThat(full.quickRuns(ServerKind.ENSEMBLE, 10)).isTrue();
+	}
+
+	@Test
+	void shouldRunTheGateAtTheQuickScaleIntoItsOwnFolder() {
+		BenchmarkOptions options = BenchmarkOptions.parse(new String[] { "--gate", "--server=ensemble" }, MODULE);
+
+		assertThat(options.gate()).isTrue();
+		assertThat(options.scale().isQuick()).isTrue();
+		assertThat(options.servers()).containsExactly(ServerKind.ENSEMBLE);
+		assertThat(options.output()).isEqualTo(MODULE.resolve("target").resolve("gate-results"));
 	}
 
 	@Test
@@ -50,10 +74,10 @@ class BenchmarkOptionsTests {
 			.withMessageContaining("usage: benchmarks/run.sh");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> BenchmarkOptions.parse(new String[] { "--server=docker" }, MODULE))
-			.withMessageContaining("use embedded, process or both");
+			.withMessageContaining("use embedded, process, ensemble, both or all");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> BenchmarkOptions.parse(new String[] { "--scenarios=9" }, MODULE))
-			.withMessageContaining("scenarios are 1 to 8");
+			.isThrownBy(() -> BenchmarkOptions.parse(new String[] { "--scenarios=14" }, MODULE))
+			.withMessageContaining("scenarios are 1 to 13");
 	}
 
 }

@@ -34,11 +34,6 @@ final class CuratorLockClient implements LockClient {
 	}
 
 	@Override
-	public Library library() {
-		return Library.CURATOR;
-	}
-
-	@Override
 	public Held lock(String lockPath, LockMode mode) throws Exception {
 		InterProcessLock lock = lockOf(lockPath, mode);
 		lock.acquire();

@@ -83,9 +83,9 @@ public enum Library {
 	public LockClient open(ZkClient client, String root) {
 		String libraryRoot = root + "/" + this.id;
 		return switch (this) {
-			case ZKLOCK -> new ZklockLockClient(client, libraryRoot, LocalHandoff.off(), this);
+			case ZKLOCK -> new ZklockLockClient(client, libraryRoot, LocalHandoff.off());
 			case ZKLOCK_LOCAL_HANDOFF -> new ZklockLockClient(client, libraryRoot,
-					new LocalHandoff(true, LocalHandoff.DEFAULT_MAX_HANDOFFS, LocalHandoff.DEFAULT_MAX_TIME), this);
+					new LocalHandoff(true, LocalHandoff.DEFAULT_MAX_HANDOFFS, LocalHandoff.DEFAULT_MAX_TIME));
 			case CURATOR -> new CuratorLockClient(client, libraryRoot);
 			case SPRING_INTEGRATION -> new SpringIntegrationLockClient(client, libraryRoot);
 		};

@@ -3,23 +3,18 @@ package io.zklock.benchmarks.client;
 import io.zklock.lock.LockMode;
 
 /**
- * One library's locks over one {@link ZkClient}: what a process of a service would hold.
+ * One library's locks over one session or connection ({@link ZkClient} for the ZooKeeper
+ * libraries): what a process of a service would hold.
  * Thread-safe; the lock a thread takes must be released by the same thread (Curator and
  * Spring Integration require it).
  */
 public interface LockClient extends AutoCloseable {
 
 	/**
-	 * The library.
-	 * @return the library these locks are of
-	 */
-	Library library();
-
-	/**
 	 * Acquires a lock, waiting as long as it takes.
 	 * @param lockPath the lock path, relative to this client's root, such as {@code "hot"}
 	 * @param mode the mode; {@link LockMode#READ} and {@link LockMode#WRITE} only where
-	 * {@link Library#supportsReadWrite()}
+	 * {@link Library#supportsReadWrite()}, and never for a peer that is not on ZooKeeper
 	 * @return what releases the lock
 	 * @throws Exception if the library fails
 	 */
@@ -39,7 +34,8 @@ public interface LockClient extends AutoCloseable {
 	Held lock(String lockPath, LockMode mode, java.time.Duration wait) throws Exception;
 
 	/**
-	 * The ZooKeeper path whose children are the lock nodes of {@code lockPath}.
+	 * The ZooKeeper path whose children are the lock nodes of {@code lockPath} (for a peer not
+	 * on ZooKeeper, the name of its lock).
 	 * @param lockPath the lock path, such as {@code "hot"}
 	 * @return the full ZooKeeper path
 	 */

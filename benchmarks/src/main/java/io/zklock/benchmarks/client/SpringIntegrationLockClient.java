@@ -27,11 +27,6 @@ final class SpringIntegrationLockClient implements LockClient {
 	}
 
 	@Override
-	public Library library() {
-		return Library.SPRING_INTEGRATION;
-	}
-
-	@Override
 	public Held lock(String lockPath, LockMode mode) {
 		Lock lock = lockOf(lockPath, mode);
 		lock.lock();

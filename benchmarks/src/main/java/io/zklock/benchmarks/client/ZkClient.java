@@ -37,6 +37,19 @@ public final class ZkClient implements AutoCloseable {
 	 * @throws InterruptedException if interrupted while connecting
 	 */
 	public static ZkClient connect(String connectString) throws InterruptedException {
+		return connect(connectString, SESSION_TIMEOUT_MS);
+	}
+
+	/**
+	 * Starts a client with a session timeout of its own (the pause test's) and waits until it is
+	 * connected.
+	 * @param connectString the server's connect string
+	 * @param sessionTimeoutMs the session timeout to ask for
+	 * @return the connected client
+	 * @throws IllegalStateException if it does not connect within 30 s
+	 * @throws InterruptedException if interrupted while connecting
+	 */
+	public static ZkClient connect(String connectString, int sessionTimeoutMs) throws InterruptedException {
 		ExecutorService safeNotify = Executors.newSingleThreadExecutor((runnable) -> {
 			Thread thread = new Thread(runnable, "bench-curator-safe-notify");
 			thread.setDaemon(true);
@@ -44,7 +57,7 @@ public final class ZkClient implements AutoCloseable {
 		});
 		CuratorFramework curator = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
-			.sessionTimeoutMs(SESSION_TIMEOUT_MS)
+			.sessionTimeoutMs(sessionTimeoutMs)
 			.connectionTimeoutMs(CONNECTION_TIMEOUT_MS)
 			.retryPolicy(new ExponentialBackoffRetry(100, 3))
 			.runSafeService(safeNotify)

@@ -5,9 +5,9 @@ import java.util.concurrent.TimeoutException;
 
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LocalHandoff;
+import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockEngine;
 
 /**
  * zklock's locks as an application uses them without Spring: one {@link LockEngine} per
@@ -22,18 +22,10 @@ final class ZklockLockClient implements LockClient {
 
 	private final String root;
 
-	private final Library library;
-
-	ZklockLockClient(ZkClient client, String root, LocalHandoff localHandoff, Library library) {
+	ZklockLockClient(ZkClient client, String root, LocalHandoff localHandoff) {
 		this.root = root;
-		this.library = library;
 		this.engine = new LockEngine(client.curator(), root, new byte[0], localHandoff);
 		this.locks = new ExclusiveLockByCurator(this.engine);
-	}
-
-	@Override
-	public Library library() {
-		return this.library;
 	}
 
 	@Override

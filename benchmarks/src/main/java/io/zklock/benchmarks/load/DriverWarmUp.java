@@ -38,4 +38,19 @@ public final class DriverWarmUp {
 		}
 	}
 
+	/**
+	 * Warms up the peers' clients and servers (and their JITs) the same way, exclusive locks only.
+	 * @param contenders the peers
+	 * @param perContender how long each runs, in total
+	 * @throws Exception if a peer fails
+	 */
+	public static void contenders(List<Contender> contenders, Duration perContender) throws Exception {
+		ContendedLoad load = new ContendedLoad(null, null, false);
+		Duration half = perContender.dividedBy(2);
+		for (Contender contender : contenders) {
+			load.run(contender, new LoadSpec(1, 1, "warm-up-solo", 0, half, WINDOW, false));
+			load.run(contender, new LoadSpec(4, 2, "warm-up-hot", 0, half, WINDOW, false));
+		}
+	}
+
 }

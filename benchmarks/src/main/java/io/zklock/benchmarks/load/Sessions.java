@@ -9,8 +9,8 @@ import java.util.concurrent.Future;
 import io.zklock.benchmarks.client.ZkClient;
 
 /**
- * Opens and closes many sessions at once, in parallel (a hundred sessions one after the other
- * take seconds to connect and longer to close).
+ * Opens and closes many sessions (or a peer's connections) at once, in parallel (a hundred
+ * sessions one after the other take seconds to connect and longer to close).
  */
 final class Sessions {
 
@@ -27,15 +27,28 @@ final class Sessions {
 	 * @throws Exception if one does not connect (the others are closed)
 	 */
 	static List<ZkClient> connect(String connectString, int count) throws Exception {
+		return open(count, (index) -> ZkClient.connect(connectString));
+	}
+
+	/**
+	 * Opens {@code count} clients, each with its own session or connection.
+	 * @param count how many
+	 * @param opener opens client number {@code index}
+	 * @param <T> the kind of client
+	 * @return the open clients, in index order
+	 * @throws Exception if one does not open (the others are closed)
+	 */
+	static <T extends AutoCloseable> List<T> open(int count, Opener<T> opener) throws Exception {
 		ExecutorService executor = Executors.newFixedThreadPool(Math.min(PARALLELISM, Math.max(1, count)));
-		List<Future<ZkClient>> futures = new ArrayList<>();
+		List<Future<T>> futures = new ArrayList<>();
 		try {
 			for (int i = 0; i < count; i++) {
-				futures.add(executor.submit(() -> ZkClient.connect(connectString)));
+				int index = i;
+				futures.add(executor.submit(() -> opener.open(index)));
 			}
-			List<ZkClient> sessions = new ArrayList<>();
+			List<T> sessions = new ArrayList<>();
 			Exception failure = null;
-			for (Future<ZkClient> future : futures) {
+			for (Future<T> future : futures) {
 				try {
 					sessions.add(future.get());
 				}
@@ -58,15 +71,18 @@ final class Sessions {
 	 * Closes sessions in parallel and waits until all are closed.
 	 * @param sessions the sessions
 	 */
-	static void close(List<ZkClient> sessions) {
+	static void close(List<? extends AutoCloseable> sessions) {
 		if (sessions.isEmpty()) {
 			return;
 		}
 		ExecutorService executor = Executors.newFixedThreadPool(Math.min(PARALLELISM, sessions.size()));
 		try {
 			List<Future<?>> futures = new ArrayList<>();
-			for (ZkClient session : sessions) {
-				futures.add(executor.submit(session::close));
+			for (AutoCloseable session : sessions) {
+				futures.add(executor.submit(() -> {
+					session.close();
+					return null;
+				}));
 			}
 			for (Future<?> future : futures) {
 				try {
@@ -80,6 +96,23 @@ final class Sessions {
 		finally {
 			executor.shutdown();
 		}
+	}
+
+	/**
+	 * Opens one client.
+	 * @param <T> the kind of client
+	 */
+	@FunctionalInterface
+	interface Opener<T> {
+
+		/**
+		 * Opens client number {@code index}.
+		 * @param index from 0
+		 * @return the open client
+		 * @throws Exception if it cannot open
+		 */
+		T open(int index) throws Exception;
+
 	}
 
 }

@@ -11,7 +11,7 @@ import java.util.Map;
  * peer, with the ratio subject/peer beside every peer. All figures of one table come from the
  * same run on the same server. Not thread-safe.
  */
-public final class Comparison {
+public final class Comparison implements ReportTable {
 
 	/** Relative differences below this are reported as a tie rather than zklock being behind. */
 	static final double NOISE = 0.03;
@@ -76,6 +76,7 @@ public final class Comparison {
 	 * The title.
 	 * @return the title
 	 */
+	@Override
 	public String title() {
 		return this.title;
 	}
@@ -92,6 +93,7 @@ public final class Comparison {
 	 * Renders the table as Markdown, notes after it.
 	 * @return the Markdown
 	 */
+	@Override
 	public String toMarkdown() {
 		StringBuilder out = new StringBuilder();
 		out.append("| metric | ").append(this.subject);
@@ -122,6 +124,7 @@ public final class Comparison {
 	 * much.
 	 * @return the sentences
 	 */
+	@Override
 	public List<String> subjectBehind() {
 		List<String> behind = new ArrayList<>();
 		for (Row row : this.rows) {

@@ -1,12 +1,13 @@
 package io.zklock.benchmarks.scenarios;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.zklock.benchmarks.server.ServerCounters;
+import io.zklock.benchmarks.load.LatencySamples;
+import io.zklock.benchmarks.server.ProcessCpu;
+import io.zklock.benchmarks.server.RequestCounter;
 import io.zklock.benchmarks.server.ZooKeeperServer;
 
 /**
@@ -14,11 +15,12 @@ import io.zklock.benchmarks.server.ZooKeeperServer;
  * round after round, each variant runs for one short slice, in an order rotated every round.
  * Whatever else slows the machine down in the meantime hits every variant alike, so the
  * ratios between them hold even on a noisy machine. The server's request counter is read
- * around every slice, so requests per call are exact. The first round is a warm-up and is
+ * around every slice, so requests per call are exact; so are its writes and its CPU time, and
+ * this JVM's. The first round is a warm-up and is
  * not counted. A {@link TimedCall} also reports the time of a part of each call (such as the
  * acquire of an acquire + release cycle), whose median and 99th percentile are kept.
  */
-final class InterleavedRun {
+public final class InterleavedRun {
 
 	private final ZooKeeperServer server;
 
@@ -32,7 +34,7 @@ final class InterleavedRun {
 	 * @param rounds the counted rounds
 	 * @param slice how long each variant runs per round
 	 */
-	InterleavedRun(ZooKeeperServer server, int rounds, Duration slice) {
+	public InterleavedRun(ZooKeeperServer server, int rounds, Duration slice) {
 		this.server = server;
 		this.rounds = rounds;
 		this.slice = slice;
@@ -44,7 +46,7 @@ final class InterleavedRun {
 	 * @return the figures by name, in table order
 	 * @throws Exception if a call or the server fails
 	 */
-	Map<String, Figures> run(Map<String, Call> variants) throws Exception {
+	public Map<String, Figures> run(Map<String, Call> variants) throws Exception {
 		Map<String, TimedCall> timed = new LinkedHashMap<>();
 		variants.forEach((name, call) -> timed.put(name, () -> {
 			call.run();
@@ -54,97 +56,106 @@ final class InterleavedRun {
 	}
 
 	/**
-	 * Runs variants that time a part of each call.
+	 * Runs variants that time a part of each call, all counted by this run's server.
 	 * @param variants the call of each variant, by name, in table order
 	 * @return the figures by name, in table order, with the timed part's percentiles
 	 * @throws Exception if a call or the server fails
 	 */
-	Map<String, Figures> runTimed(Map<String, TimedCall> variants) throws Exception {
-		ServerCounters counters = this.server.counters();
+	public Map<String, Figures> runTimed(Map<String, TimedCall> variants) throws Exception {
+		Map<String, Variant> counted = new LinkedHashMap<>();
+		variants.forEach((name, call) -> counted.put(name, new Variant(call, this.server.counters())));
+		return runCounted(counted);
+	}
+
+	/**
+	 * Runs variants each counted by its own server (a peer's, say).
+	 * @param variants the call and counter of each variant, by name, in table order
+	 * @return the figures by name, in table order
+	 * @throws Exception if a call or a server fails
+	 */
+	public Map<String, Figures> runCounted(Map<String, Variant> variants) throws Exception {
 		List<String> names = List.copyOf(variants.keySet());
 		Map<String, long[]> totals = new LinkedHashMap<>();
-		Map<String, Samples> samples = new LinkedHashMap<>();
+		Map<String, LatencySamples> samples = new LinkedHashMap<>();
 		names.forEach((name) -> {
-			totals.put(name, new long[3]);
-			samples.put(name, new Samples());
+			totals.put(name, new long[6]);
+			samples.put(name, new LatencySamples());
 		});
 		for (int round = 0; round <= this.rounds; round++) {
 			for (int i = 0; i < names.size(); i++) {
 				String name = names.get((i + round) % names.size());
-				TimedCall call = variants.get(name);
-				Samples timed = (round > 0) ? samples.get(name) : new Samples();
-				ServerCounters.Mntr before = counters.mntr();
+				Variant variant = variants.get(name);
+				LatencySamples timed = (round > 0) ? samples.get(name) : new LatencySamples();
+				RequestCounter.Reading before = variant.counter().read();
+				long clientCpu = ProcessCpu.self();
 				long calls = 0;
 				long start = System.nanoTime();
 				long end = start + this.slice.toNanos();
 				long now;
 				do {
-					timed.add(call.run());
+					timed.add(variant.call().run());
 					calls++;
 					now = System.nanoTime();
 				}
 				while (now - end < 0);
-				long packets = counters.mntr().packetsSince(before);
+				clientCpu = ProcessCpu.self() - clientCpu;
+				RequestCounter.Reading after = variant.counter().read();
 				if (round > 0) {
 					long[] total = totals.get(name);
 					total[0] += calls;
 					total[1] += now - start;
-					total[2] += packets;
+					total[2] = add(total[2], after.requestsSince(before));
+					total[3] = add(total[3], after.commitsSince(before));
+					total[4] = add(total[4], after.serverCpuNanosSince(before));
+					total[5] = add(total[5], clientCpu);
 				}
 			}
 		}
 		Map<String, Figures> figures = new LinkedHashMap<>();
 		totals.forEach((name, total) -> figures.put(name, new Figures(total[0] / (total[1] / 1e9),
-				(double) total[2] / total[0], total[0], samples.get(name).percentileMicros(50),
-				samples.get(name).percentileMicros(99))));
+				per(total[2], total[0]), total[0], samples.get(name).percentileMicros(50),
+				samples.get(name).percentileMicros(99), per(total[3], total[0]), per(total[4], total[0]) / 1e3,
+				per(total[5], total[0]) / 1e3)));
 		return figures;
+	}
+
+	/** Adds a count to a total; an unknown (negative) count makes the total unknown. */
+	private static long add(long total, long count) {
+		return (total < 0 || count < 0) ? -1 : total + count;
+	}
+
+	private static double per(long total, long calls) {
+		return (total < 0) ? Double.NaN : (double) total / calls;
 	}
 
 	/**
 	 * One variant's figures over all counted rounds.
 	 * @param perSecond calls per second while it ran
-	 * @param requestsPerCall server requests per call
+	 * @param requestsPerCall server requests per call; NaN if the server cannot count them
 	 * @param calls the calls counted
 	 * @param timedP50Micros the median of the timed part of the calls, in µs; NaN if untimed
 	 * @param timedP99Micros the 99th percentile of the timed part, in µs; NaN if untimed
+	 * @param commitsPerCall writes the server committed per call; NaN if it cannot count them
+	 * @param serverCpuMicrosPerCall the server's CPU per call, in µs; NaN if unknown
+	 * @param clientCpuMicrosPerCall this JVM's CPU per call (the client, and anything else the
+	 * JVM runs meanwhile), in µs
 	 */
-	record Figures(double perSecond, double requestsPerCall, long calls, double timedP50Micros,
-			double timedP99Micros) {
+	public record Figures(double perSecond, double requestsPerCall, long calls, double timedP50Micros,
+			double timedP99Micros, double commitsPerCall, double serverCpuMicrosPerCall,
+			double clientCpuMicrosPerCall) {
 	}
 
-	/** The timed parts of the counted calls of one variant, in nanoseconds. */
-	private static final class Samples {
-
-		private long[] nanos = new long[1024];
-
-		private int size;
-
-		void add(long sample) {
-			if (sample < 0) {
-				return;
-			}
-			if (this.size == this.nanos.length) {
-				this.nanos = Arrays.copyOf(this.nanos, this.size * 2);
-			}
-			this.nanos[this.size++] = sample;
-		}
-
-		/** The percentile (nearest rank) in µs, or NaN without samples. */
-		double percentileMicros(double percentile) {
-			if (this.size == 0) {
-				return Double.NaN;
-			}
-			long[] sorted = Arrays.copyOf(this.nanos, this.size);
-			Arrays.sort(sorted);
-			int rank = (int) Math.ceil(percentile / 100 * sorted.length);
-			return sorted[Math.max(0, rank - 1)] / 1000.0;
-		}
-
+	/**
+	 * One variant: its call and the counter of the server it calls.
+	 * @param call the call
+	 * @param counter the server's counter
+	 */
+	public record Variant(TimedCall call, RequestCounter counter) {
 	}
 
 	/** A call of one variant that times a part of itself. */
 	@FunctionalInterface
-	interface TimedCall {
+	public interface TimedCall {
 
 		/**
 		 * Makes the call.
@@ -157,7 +168,7 @@ final class InterleavedRun {
 
 	/** A call of one variant. */
 	@FunctionalInterface
-	interface Call {
+	public interface Call {
 
 		/**
 		 * Makes the call.

@@ -6,9 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 import io.zklock.benchmarks.client.Library;
 import io.zklock.benchmarks.load.ContendedLoad;
+import io.zklock.benchmarks.load.Contender;
 import io.zklock.benchmarks.load.LoadOutcome;
 import io.zklock.benchmarks.load.LoadSpec;
 
@@ -23,7 +25,7 @@ final class LoadPasses {
 	}
 
 	/**
-	 * Runs the passes.
+	 * Runs the passes over ZooKeeper libraries.
 	 * @param load the driver
 	 * @param libraries the libraries, in the order of the first pass
 	 * @param spec the load, with the whole measured window
@@ -34,23 +36,55 @@ final class LoadPasses {
 	 */
 	static Map<Library, LoadOutcome> run(ContendedLoad load, List<Library> libraries, LoadSpec spec, int passes,
 			String label) throws Exception {
-		LoadSpec share = new LoadSpec(spec.clients(), spec.threadsPerClient(), spec.lockPath(), spec.writeShare(),
-				spec.warmup(), spec.measure().dividedBy(passes), spec.observeLockNodes());
-		Map<Library, LoadOutcome> outcomes = new LinkedHashMap<>();
-		libraries.forEach((library) -> outcomes.put(library, null));
-		List<Library> order = new ArrayList<>(libraries);
+		return run(libraries, Library::displayName, load::run, spec, passes, label);
+	}
+
+	/**
+	 * Runs the passes over contenders (ZooKeeper libraries and peers).
+	 * @param load the driver
+	 * @param contenders the contenders, in the order of the first pass
+	 * @param spec the load, with the whole measured window
+	 * @param passes how many passes
+	 * @param label what to print before each contender's figures
+	 * @return the combined outcome per contender, in the order of {@code contenders}
+	 * @throws Exception if a run fails
+	 */
+	static Map<Contender, LoadOutcome> contenders(ContendedLoad load, List<Contender> contenders, LoadSpec spec,
+			int passes, String label) throws Exception {
+		return run(contenders, Contender::displayName, load::run, spec, passes, label);
+	}
+
+	private static <K> Map<K, LoadOutcome> run(List<K> entries, Function<K, String> name, Runner<K> runner,
+			LoadSpec spec, int passes, String label) throws Exception {
+		LoadSpec share = spec.withMeasure(spec.measure().dividedBy(passes));
+		Map<K, LoadOutcome> outcomes = new LinkedHashMap<>();
+		entries.forEach((entry) -> outcomes.put(entry, null));
+		List<K> order = new ArrayList<>(entries);
 		for (int pass = 0; pass < passes; pass++) {
-			for (Library library : order) {
-				outcomes.merge(library, load.run(library, share), LoadOutcome::plus);
+			for (K entry : order) {
+				outcomes.merge(entry, runner.run(entry, share), LoadOutcome::plus);
 			}
 			Collections.reverse(order);
 		}
-		outcomes.forEach((library, outcome) -> System.out.printf(Locale.ROOT,
-				"  %-20s %s: %,8.0f ops/s, %.2f requests/op, %.3f watch events/release, release → grant p50 %.0f µs p99 %.0f µs%s%n",
-				library.displayName(), label, outcome.perSecond(), outcome.requestsPerOperation(),
-				outcome.watchEventsPerRelease(), outcome.handoffGapMicros(50), outcome.handoffGapMicros(99),
+		outcomes.forEach((entry, outcome) -> System.out.printf(Locale.ROOT,
+				"  %-22s %s: %,8.0f ops/s, %.2f requests/op, %.3f watch events/release, acquire p50 %.0f µs p99 %.0f µs, "
+						+ "release → grant p50 %.0f µs p99 %.0f µs%s%n",
+				name.apply(entry), label, outcome.perSecond(), outcome.requestsPerOperation(),
+				outcome.watchEventsPerRelease(), outcome.acquireMicros(50), outcome.acquireMicros(99),
+				outcome.handoffGapMicros(50), outcome.handoffGapMicros(99),
 				(outcome.peakLockNodes() >= 0) ? ", " + outcome.peakLockNodes() + " lock nodes at peak" : ""));
 		return outcomes;
+	}
+
+	/**
+	 * Runs one entry under one load.
+	 * @param <K> a library or contender
+	 */
+	@FunctionalInterface
+	private interface Runner<K> {
+
+		LoadOutcome run(K entry, LoadSpec spec) throws Exception;
+
 	}
 
 }

@@ -4,10 +4,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import io.zklock.benchmarks.client.Library;
-
 /**
- * The order libraries run in at one measuring point: rotated from point to point, so that no
+ * The order libraries (or contenders) run in at one measuring point: rotated from point to point, so that no
  * library is always the first (or last) to run on the driver JVM and the server.
  */
 final class RunOrder {
@@ -21,8 +19,8 @@ final class RunOrder {
 	 * @param point the index of the measuring point
 	 * @return the run order
 	 */
-	static List<Library> rotated(List<Library> libraries, int point) {
-		List<Library> order = new ArrayList<>(libraries);
+	static <T> List<T> rotated(List<T> libraries, int point) {
+		List<T> order = new ArrayList<>(libraries);
 		Collections.rotate(order, -(point % order.size()));
 		return order;
 	}

@@ -7,17 +7,27 @@ import java.util.Map;
 import org.apache.zookeeper.client.FourLetterWordMain;
 
 /**
- * Reads a server's own counters with the four-letter words ({@code mntr}, {@code ruok}).
- * The server counts each four-letter word as one received packet; {@link Mntr#packetsSince}
- * takes that one out.
+ * Reads the own counters of a server, or of every member of an ensemble, with the four-letter
+ * words ({@code mntr}, {@code ruok}). The server counts each four-letter word as one received
+ * packet; {@link Mntr#packetsSince} takes those out. For an ensemble, {@link #mntr()} adds up
+ * the members' counters (the requests each member received, the watches each fired) and takes
+ * the data tree's figures (znode and ephemeral counts) from one member.
  */
-public final class ServerCounters {
+public final class ServerCounters implements RequestCounter {
 
 	private static final int TIMEOUT_MS = 5000;
+
+	/** The figures of the replicated data tree, the same on every member: never added up. */
+	private static final java.util.Set<String> REPLICATED = java.util.Set.of(Mntr.ZNODE_COUNT, "zk_ephemerals_count",
+			"zk_approximate_data_size");
 
 	private final String host;
 
 	private final int port;
+
+	private final java.util.List<Integer> ports;
+
+	private final java.util.List<Long> pids;
 
 	/**
 	 * Creates a reader for one server.
@@ -25,8 +35,21 @@ public final class ServerCounters {
 	 * @param port the server's client port
 	 */
 	public ServerCounters(String host, int port) {
+		this(host, java.util.List.of(port), java.util.List.of());
+	}
+
+	/**
+	 * Creates a reader for the members of an ensemble (or one server).
+	 * @param host the members' host, a loopback address
+	 * @param ports the members' client ports
+	 * @param pids the process ids of the members, whose CPU time readings include; empty for a
+	 * server in this JVM
+	 */
+	public ServerCounters(String host, java.util.List<Integer> ports, java.util.List<Long> pids) {
 		this.host = host;
-		this.port = port;
+		this.port = ports.get(0);
+		this.ports = java.util.List.copyOf(ports);
+		this.pids = java.util.List.copyOf(pids);
 	}
 
 	/**
@@ -37,7 +60,12 @@ public final class ServerCounters {
 	 */
 	public boolean isServing() {
 		try {
-			return "imok".equals(send("ruok").trim()) && send("mntr").contains(Mntr.PACKETS_RECEIVED);
+			for (int member : this.ports) {
+				if (!"imok".equals(send(member, "ruok").trim()) || !send(member, "mntr").contains(Mntr.PACKETS_RECEIVED)) {
+					return false;
+				}
+			}
+			return true;
 		}
 		catch (IOException ex) {
 			return false;
@@ -45,12 +73,31 @@ public final class ServerCounters {
 	}
 
 	/**
-	 * Takes a snapshot of every {@code mntr} value.
+	 * Takes a snapshot of every {@code mntr} value, added up over the members (see the class).
 	 * @return the snapshot
-	 * @throws IOException if the server does not answer
+	 * @throws IOException if a server does not answer
 	 */
 	public Mntr mntr() throws IOException {
-		String reply = send("mntr");
+		Map<String, String> values = new LinkedHashMap<>();
+		for (int member : this.ports) {
+			Map<String, String> own = mntrOf(member);
+			own.forEach((key, value) -> values.merge(key, value, (a, b) -> add(key, a, b)));
+		}
+		values.put(Mntr.MEMBERS, Integer.toString(this.ports.size()));
+		if (!this.pids.isEmpty()) {
+			values.put(Mntr.CPU_NANOS, Long.toString(ProcessCpu.nanos(this.pids)));
+		}
+		return new Mntr(values);
+	}
+
+	/**
+	 * The {@code mntr} values of one member.
+	 * @param member the member's client port
+	 * @return its values
+	 * @throws IOException if it does not answer
+	 */
+	public Map<String, String> mntrOf(int member) throws IOException {
+		String reply = send(member, "mntr");
 		Map<String, String> values = new LinkedHashMap<>();
 		for (String line : reply.split("\n")) {
 			int tab = line.indexOf('\t');
@@ -59,16 +106,65 @@ public final class ServerCounters {
 			}
 		}
 		if (!values.containsKey(Mntr.PACKETS_RECEIVED)) {
-			throw new IOException("The ZooKeeper server on " + this.host + ":" + this.port
+			throw new IOException("The ZooKeeper server on " + this.host + ":" + member
 					+ " answered 'mntr' without " + Mntr.PACKETS_RECEIVED + " (is 4lw.commands.whitelist set?): "
 					+ reply);
 		}
-		return new Mntr(values);
+		return values;
 	}
 
-	private String send(String word) throws IOException {
+	/**
+	 * The watches registered on the members ({@code wchp}), but for the one every Curator client
+	 * keeps on {@code /zookeeper/config} (its ensemble tracker).
+	 * @return the watches, added up over the members
+	 * @throws IOException if a member does not answer
+	 */
+	public long watchesBesideCurators() throws IOException {
+		long watches = 0;
+		for (int member : this.ports) {
+			boolean counted = false;
+			for (String line : send(member, "wchp").split("\n")) {
+				if (line.isBlank()) {
+					continue;
+				}
+				if (!Character.isWhitespace(line.charAt(0))) {
+					counted = !line.trim().equals(ZooDefsConfig.PATH);
+				}
+				else if (counted) {
+					watches++;
+				}
+			}
+		}
+		return watches;
+	}
+
+	/** Where ZooKeeper keeps its dynamic configuration, watched by every Curator client. */
+	private static final class ZooDefsConfig {
+
+		static final String PATH = org.apache.zookeeper.ZooDefs.CONFIG_NODE;
+
+	}
+
+	private static String add(String key, String a, String b) {
 		try {
-			return FourLetterWordMain.send4LetterWord(this.host, this.port, word, false, TIMEOUT_MS);
+			double x = Double.parseDouble(a);
+			double y = Double.parseDouble(b);
+			double merged = REPLICATED.contains(key) ? Math.max(x, y) : x + y;
+			return (merged == Math.rint(merged)) ? Long.toString((long) merged) : Double.toString(merged);
+		}
+		catch (NumberFormatException ex) {
+			return a + "," + b;
+		}
+	}
+
+	@Override
+	public Mntr read() throws IOException {
+		return mntr();
+	}
+
+	private String send(int member, String word) throws IOException {
+		try {
+			return FourLetterWordMain.send4LetterWord(this.host, member, word, false, TIMEOUT_MS);
 		}
 		catch (org.apache.zookeeper.common.X509Exception.SSLContextException ex) {
 			throw new IOException(ex);
@@ -79,7 +175,19 @@ public final class ServerCounters {
 	 * One {@code mntr} reply.
 	 * @param values the reply's key/value lines
 	 */
-	public record Mntr(Map<String, String> values) {
+	public record Mntr(Map<String, String> values) implements RequestCounter.Reading {
+
+		/** How many members answered (one {@code mntr} packet each): set by {@link ServerCounters}. */
+		static final String MEMBERS = "bench_members";
+
+		/** The members' CPU time in nanoseconds: set by {@link ServerCounters} for child processes. */
+		static final String CPU_NANOS = "bench_cpu_nanos";
+
+		/** Proposals the leader of an ensemble made: its write transactions. */
+		static final String PROPOSALS = "zk_proposal_count";
+
+		/** Write transactions a standalone server applied (its update-latency summary's count). */
+		static final String UPDATES = "zk_cnt_updatelatency";
 
 		/** Requests (packets) the server received from clients, connection requests and pings included. */
 		public static final String PACKETS_RECEIVED = "zk_packets_received";
@@ -122,7 +230,39 @@ public final class ServerCounters {
 		 * @return the difference of {@value #PACKETS_RECEIVED}, less one
 		 */
 		public long packetsSince(Mntr before) {
-			return get(PACKETS_RECEIVED) - before.get(PACKETS_RECEIVED) - 1;
+			return get(PACKETS_RECEIVED) - before.get(PACKETS_RECEIVED) - Math.max(1, get(MEMBERS));
+		}
+
+		@Override
+		public long requestsSince(RequestCounter.Reading before) {
+			return packetsSince((Mntr) before);
+		}
+
+		@Override
+		public long watchEventsSince(RequestCounter.Reading before) {
+			return watchersTriggeredSince((Mntr) before);
+		}
+
+		/**
+		 * Write transactions since an earlier snapshot: the proposals of an ensemble's leader,
+		 * or the transactions a standalone server applied.
+		 * @param before the earlier snapshot
+		 * @return the writes committed
+		 */
+		@Override
+		public long commitsSince(RequestCounter.Reading before) {
+			Mntr earlier = (Mntr) before;
+			long proposals = get(PROPOSALS) - earlier.get(PROPOSALS);
+			return (proposals > 0) ? proposals : get(UPDATES) - earlier.get(UPDATES);
+		}
+
+		@Override
+		public long serverCpuNanosSince(RequestCounter.Reading before) {
+			Mntr earlier = (Mntr) before;
+			if (!this.values.containsKey(CPU_NANOS) || get(CPU_NANOS) < 0 || earlier.get(CPU_NANOS) < 0) {
+				return -1;
+			}
+			return get(CPU_NANOS) - earlier.get(CPU_NANOS);
 		}
 
 		/**

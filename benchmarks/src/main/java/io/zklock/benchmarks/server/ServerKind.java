@@ -3,7 +3,7 @@ package io.zklock.benchmarks.server;
 import java.util.Locale;
 
 /**
- * The two kinds of ZooKeeper server the benchmarks run against.
+ * The kinds of ZooKeeper server the benchmarks run against.
  */
 public enum ServerKind {
 
@@ -11,11 +11,17 @@ public enum ServerKind {
 	EMBEDDED,
 
 	/** A standalone {@code ZooKeeperServerMain} in a child JVM on loopback. */
-	PROCESS;
+	PROCESS,
+
+	/**
+	 * Three voting members and an observer, each a child JVM with its own data directory and
+	 * fsync on ({@link ZooKeeperEnsemble}).
+	 */
+	ENSEMBLE;
 
 	/**
 	 * The option value of this kind, as {@code --server=} takes it.
-	 * @return {@code "embedded"} or {@code "process"}
+	 * @return {@code "embedded"}, {@code "process"} or {@code "ensemble"}
 	 */
 	public String optionValue() {
 		return name().toLowerCase(Locale.ROOT);
@@ -37,7 +43,11 @@ public enum ServerKind {
 	 * @throws Exception if it does not start
 	 */
 	public ZooKeeperServer start(boolean fastReaper) throws Exception {
-		return (this == EMBEDDED) ? InProcessZooKeeper.start(fastReaper) : ZooKeeperProcess.start(fastReaper);
+		return switch (this) {
+			case EMBEDDED -> InProcessZooKeeper.start(fastReaper);
+			case PROCESS -> ZooKeeperProcess.start(fastReaper);
+			case ENSEMBLE -> ZooKeeperEnsemble.start(fastReaper);
+		};
 	}
 
 }

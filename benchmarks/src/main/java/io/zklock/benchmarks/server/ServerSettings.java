@@ -39,10 +39,21 @@ final class ServerSettings {
 	 * @return system property names and values
 	 */
 	static Map<String, String> systemProperties(boolean fastReaper) {
+		return systemProperties(fastReaper, false);
+	}
+
+	/**
+	 * The JVM system properties the server reads (fsync and the container reaper read only these).
+	 * @param fastReaper whether empty containers are reaped every 250 ms without a rate limit
+	 * @param forceSync whether the transaction log is fsynced before a write is acknowledged, as
+	 * production runs it (the ensemble); {@code false} for the single servers (see the class)
+	 * @return system property names and values
+	 */
+	static Map<String, String> systemProperties(boolean fastReaper, boolean forceSync) {
 		Map<String, String> properties = new LinkedHashMap<>();
 		properties.put("zookeeper.4lw.commands.whitelist", "*");
 		properties.put("zookeeper.admin.enableServer", "false");
-		properties.put("zookeeper.forceSync", "no");
+		properties.put("zookeeper.forceSync", forceSync ? "yes" : "no");
 		if (fastReaper) {
 			properties.putAll(fastReaper());
 		}

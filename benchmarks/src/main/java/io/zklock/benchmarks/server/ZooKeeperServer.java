@@ -14,6 +14,16 @@ public interface ZooKeeperServer extends AutoCloseable {
 	String connectString();
 
 	/**
+	 * The connect string client number {@code client} of a load gets: the same for every client
+	 * of a single server; on an ensemble, the clients are spread over its members.
+	 * @param client the client's index, from 0
+	 * @return the connect string
+	 */
+	default String connectString(int client) {
+		return connectString();
+	}
+
+	/**
 	 * The loopback port the server listens on.
 	 * @return the client port
 	 */

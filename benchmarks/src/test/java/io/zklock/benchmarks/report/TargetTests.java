@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The targets of issue 14: which side of the line a figure is on, and the table row.
+ * The targets of the issues: which side of the line a figure is on, and the table row.
  */
 class TargetTests {
 
@@ -24,9 +24,18 @@ class TargetTests {
 	}
 
 	@Test
+	void shouldNameThePeerOfATargetAgainstAnotherLibrary() {
+		Target target = Target.ratioAtLeast("handoffs/s", 800, "Redisson RLock", 400, 0, 2.0);
+
+		assertThat(target.met()).isTrue();
+		assertThat(target.toMarkdownRow())
+			.isEqualTo("| handoffs/s | 800 | Redisson RLock | 400 | 2.00 | ≥ 2.00× Redisson RLock | yes |");
+	}
+
+	@Test
 	void shouldRenderARowWithTheRatioAndTheVerdict() {
 		assertThat(Target.ratioAtLeast("handoffs/s", 4600, 3600, 0, 1.25).toMarkdownRow())
-			.isEqualTo("| handoffs/s | 4,600 | 3,600 | 1.28 | ≥ 1.25× Curator | yes |");
+			.isEqualTo("| handoffs/s | 4,600 | Curator | 3,600 | 1.28 | ≥ 1.25× Curator | yes |");
 		assertThat(Target.atMost("watch events/release", 1.2, 1.0, 3, 1.0).toMarkdownRow())
 			.endsWith("| zklock ≤ 1.000 | **no** |");
 	}

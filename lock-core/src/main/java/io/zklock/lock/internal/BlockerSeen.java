@@ -21,23 +21,24 @@ import org.jspecify.annotations.Nullable;
 record BlockerSeen(String nodeName, byte @Nullable [] data, Instant createdAt, int nodesBefore, String firstNode,
 		Instant seenAt) {
 
-	/** What the waiter saw, in words. */
+	/**
+	 * What the waiter saw, in words: {@code "lock node _c_…-lock-0000000041 (the holder's), which
+	 * belongs to host web-2, process 4711, application 'billing' (created …, as a waiter of this
+	 * process last saw it at …)"}.
+	 */
 	String describe() {
-		StringBuilder text = new StringBuilder("the lock node a waiter of this process last waited for on it, ")
-			.append(this.nodeName)
-			.append(", belongs to ")
+		StringBuilder text = new StringBuilder("lock node ").append(this.nodeName)
+			.append((this.nodesBefore <= 1) ? " (the holder's)" : "")
+			.append(", which belongs to ")
 			.append(LockNodeData.describe(this.data))
 			.append(" (created ")
 			.append(this.createdAt)
-			.append(", seen ")
+			.append(", as a waiter of this process last saw it at ")
 			.append(this.seenAt)
 			.append(")");
 		if (this.nodesBefore > 1) {
 			text.append("; ").append(this.nodesBefore).append(" lock nodes stood before the waiter's own, the first ")
-				.append(this.firstNode).append(this.firstNode.equals(this.nodeName) ? "" : " (the holder's, or a holder's)");
-		}
-		else {
-			text.append(", the holder's");
+				.append(this.firstNode);
 		}
 		return text.toString();
 	}

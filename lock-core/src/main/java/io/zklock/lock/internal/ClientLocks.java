@@ -261,10 +261,10 @@ public final class ClientLocks implements AutoCloseable {
 		else {
 			List<LockHold> local = this.holds.holdsOf(lockPath);
 			if (!local.isEmpty()) {
-				StringBuilder held = new StringBuilder("held in this process: ");
+				StringBuilder held = new StringBuilder();
 				for (int i = 0; i < local.size() && i < 3; i++) {
-					held.append((i > 0) ? "; " : "").append(local.get(i).mode()).append(" by ")
-						.append(local.get(i).describeHolder());
+					held.append((i > 0) ? "; " : "").append("this process's own ").append(local.get(i).mode())
+						.append(" hold: ").append(local.get(i).describeHolder());
 				}
 				if (local.size() > 3) {
 					held.append("; and ").append(local.size() - 3).append(" more");

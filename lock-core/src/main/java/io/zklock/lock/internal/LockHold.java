@@ -2,6 +2,7 @@ package io.zklock.lock.internal;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -300,7 +301,9 @@ final class LockHold implements GuardedHold {
 		String who = (current == HoldOwner.THREAD) ? "thread '" + this.holderThread.getName() + "' holds (thread-owned)"
 				: "a call-owned handle holds (acquired on thread '" + this.holderThread.getName()
 						+ "'; any thread may release it)";
-		return who + " since " + this.acquiredAt + ", for " + Durations.format(heldFor())
+		Duration heldFor = heldFor().truncatedTo(ChronoUnit.MILLIS);
+		return who + " since " + this.acquiredAt + ", for "
+				+ (heldFor.isZero() ? "under 1ms" : Durations.format(heldFor))
 				+ ((this.site != null) ? ", acquired at " + this.site : "")
 				+ ((now != LockState.HELD) ? " (" + now + ")" : "");
 	}
