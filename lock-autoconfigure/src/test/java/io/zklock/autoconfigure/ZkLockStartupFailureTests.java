@@ -76,6 +76,19 @@ class ZkLockStartupFailureTests extends ZkServerTest {
 	}
 
 	@Test
+	void shouldNameAMistypedPropertyAndTheOneMeantInOneAnalysis(CapturedOutput output) {
+		failToStart(ZkLockConfiguration.class, "--zklock.zookeper.connect-string=" + server.getConnectString());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("zklock has no property 'zklock.zookeper.connect-string' (originating from "
+					+ "'\"zklock.zookeper.connect-string\" from property source \"commandLineArgs\"'), so its value would "
+					+ "be ignored: did you mean zklock.zookeeper.connect-string?")
+			.contains("Rename it to zklock.zookeeper.connect-string in \"zklock.zookeper.connect-string\" from property "
+					+ "source \"commandLineArgs\", or remove it.")
+			.doesNotContain("Connecting to the ZooKeeper ensemble");
+		assertNoStackTrace(output);
+	}
+
+	@Test
 	void shouldNameABadNamespaceAndItsFixInOneAnalysis(CapturedOutput output) {
 		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=" + server.getConnectString(),
 				"--zklock.zookeeper.namespace=/orders");

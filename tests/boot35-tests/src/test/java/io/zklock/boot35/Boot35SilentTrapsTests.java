@@ -34,10 +34,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 /**
  * The silent traps of a new user, made loud, on Spring Boot 3.5 (Spring Framework 6.2, whose
  * lifecycle and AOP run them): an application's client that was never started, a key that
- * names no parameter, {@code zklock.enabled=false}, and the wait for the ensemble at start-up.
- * A class compiled without {@code -parameters} is in {@link Boot35KeyVariablesTests}; a wait that
- * runs out while the client is disconnected, and a held lock in doubt and confirmed, in
- * {@link Boot35ConnectionEventsTests}. The Boot 4 tests ({@code ApplicationClientStateTests},
+ * names no parameter, a mistyped {@code zklock.*} key, {@code zklock.enabled=false}, and the
+ * wait for the ensemble at start-up. A class compiled without {@code -parameters} is in
+ * {@link Boot35KeyVariablesTests}; a wait that runs out while the client is disconnected, and a
+ * held lock in doubt and confirmed, in {@link Boot35ConnectionEventsTests}. The Boot 4 tests ({@code ApplicationClientStateTests},
  * {@code LockKeyVariablesTests}, {@code ZkLockDisabledTests}, {@code ZkLockStartupFailureTests})
  * cover every case.
  */
@@ -78,6 +78,17 @@ class Boot35SilentTrapsTests {
 				.hasMessageContaining("has a key '#orderId' that refers to 'orderId', which is no parameter of the "
 						+ "method (its parameters: id)")
 				.hasMessageContaining("'#p0' is the first");
+		});
+	}
+
+	@Test
+	void shouldFailNamingAMistypedPropertyAndTheOneMeant(TestZooKeeper zookeeper) {
+		runner(zookeeper).withPropertyValues("zklock.zookeper.session-timeout=20s").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).as("fails before any bean is created")
+				.isInstanceOf(ZkLockStartupException.class)
+				.hasMessageStartingWith("zklock has no property 'zklock.zookeper.session-timeout' (originating from '")
+				.hasMessageContaining("so its value would be ignored: did you mean zklock.zookeeper.session-timeout?");
 		});
 	}
 
