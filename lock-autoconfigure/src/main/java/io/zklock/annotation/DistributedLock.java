@@ -71,7 +71,9 @@ public @interface DistributedLock {
 	 * The longest wait for the lock, as a duration string: {@code "5s"}, {@code "250ms"},
 	 * {@code "PT1M"}, a plain number of milliseconds, or a {@code ${…}} property placeholder.
 	 * Empty uses {@code zklock.default-wait-time}; {@code "0"} tries once. With several locks
-	 * on one method, they share one deadline: the longest of their wait times.
+	 * on one method, they share one deadline: the longest of their wait times. A wait too long to
+	 * count in nanoseconds (over 292 years, such as {@code "300000d"}) waits as long as it takes,
+	 * as such a wait does in the lock API.
 	 * @return the wait
 	 */
 	String waitTime() default "";
@@ -100,7 +102,9 @@ public @interface DistributedLock {
 	 * inside the time, its locks are released then; when the process dies, its ZooKeeper
 	 * session ends and the lock goes with it (at once on a clean close of the client, after the
 	 * session timeout otherwise). A lock lost inside the time stays lost: its release reports
-	 * {@link io.zklock.lock.ReleaseResult#LOST}. Not offered on {@link DistributedSemaphore}.
+	 * {@link io.zklock.lock.ReleaseResult#LOST}. A time too long to count in nanoseconds (over
+	 * 292 years) keeps the lock until the application context closes. Not offered on
+	 * {@link DistributedSemaphore}.
 	 * @return the shortest hold, empty for none
 	 */
 	String holdAtLeast() default "";

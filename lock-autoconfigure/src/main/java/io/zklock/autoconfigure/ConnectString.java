@@ -34,8 +34,18 @@ final class ConnectString {
 		if (connectString == null || connectString.isBlank()) {
 			throw new IllegalArgumentException("it is empty");
 		}
-		if (connectString.contains("://")) {
-			throw new IllegalArgumentException("it is a URL; write host:port pairs without a scheme");
+		int scheme = connectString.indexOf("://");
+		if (scheme >= 0) {
+			throw new IllegalArgumentException(
+					"it is a URL, and a connect string has no scheme ('" + connectString.substring(0, scheme + 3) + "')");
+		}
+		int placeholder = connectString.indexOf("${");
+		if (placeholder >= 0) {
+			int end = connectString.indexOf('}', placeholder);
+			String unresolved = connectString.substring(placeholder, (end >= 0) ? end + 1 : connectString.length());
+			String name = unresolved.substring(2, unresolved.length() - ((end >= 0) ? 1 : 0));
+			throw new IllegalArgumentException("it holds the placeholder '" + unresolved + "', which nothing resolves: "
+					+ "set " + name + " (an environment variable or a property), or give the placeholder a default");
 		}
 		int slash = connectString.indexOf('/');
 		String hosts = (slash >= 0) ? connectString.substring(0, slash) : connectString;

@@ -13,7 +13,10 @@ import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.common.PathUtils;
 import org.jspecify.annotations.Nullable;
+
+import io.zklock.lock.Durations;
 
 import org.springframework.boot.logging.LoggingSystem;
 
@@ -29,6 +32,12 @@ import org.springframework.boot.logging.LoggingSystem;
 final class CuratorClientFactory {
 
 	private static final Log logger = LogFactory.getLog(CuratorClientFactory.class);
+
+	/** The default of {@code zklock.zookeeper.connect-string}. */
+	private static final String DEFAULT_CONNECT_STRING = new ZkLockProperties.ZooKeeper().getConnectString();
+
+	/** The most retries of Curator's {@code ExponentialBackoffRetry} ({@code MAX_RETRIES_LIMIT}). */
+	private static final int MAX_RETRIES = 29;
 
 	private final ZkLockProperties.ZooKeeper properties;
 
@@ -67,11 +76,13 @@ final class CuratorClientFactory {
 		// from here on the ZooKeeper client logs (its TLS utilities as soon as its configuration exists)
 		Runnable restoreLogs = ClientConnectLogs.silence(this.loggingSystem);
 		try {
-			int waitMillis = this.checks.millis("zklock.zookeeper.block-until-connected",
-					this.properties.getBlockUntilConnected(), "30s");
+			int waitMillis = this.checks.positiveMillis("zklock.zookeeper.block-until-connected",
+					this.properties.getBlockUntilConnected(), "30s",
+					"start-up would give up before the first connection is made");
 			ZKClientConfig clientConfig = ZooKeeperTlsConfig.create(this.properties.getSsl(), this.sslBundle,
 					this.checks);
 			CuratorFramework client = build(connectString, customizers, safeNotifyExecutor, clientConfig);
+			warnIfDefault(connectString);
 			logger.info("Connecting to the ZooKeeper ensemble at '" + connectString + "'"
 					+ (this.properties.getSsl().isTls() ? " over TLS" : "") + "; start-up waits up to " + waitMillis
 					+ " ms for it (zklock.zookeeper.block-until-connected).");
@@ -88,19 +99,16 @@ final class CuratorClientFactory {
 
 	private CuratorFramework build(String connectString, List<CuratorFrameworkCustomizer> customizers,
 			ExecutorService safeNotifyExecutor, ZKClientConfig clientConfig) {
-		ZkLockProperties.ZooKeeper.Retry retry = this.properties.getRetry();
-		String namespace = this.properties.getNamespace();
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
-			.namespace((namespace != null && !namespace.isBlank()) ? namespace : null)
-			.sessionTimeoutMs(this.checks.millis("zklock.zookeeper.session-timeout",
-					this.properties.getSessionTimeout(), "60s"))
-			.connectionTimeoutMs(this.checks.millis("zklock.zookeeper.connection-timeout",
-					this.properties.getConnectionTimeout(), "15s"))
-			.retryPolicy(new BoundedExponentialBackoffRetry(
-					this.checks.millis("zklock.zookeeper.retry.base-sleep", retry.getBaseSleep(), "100ms"),
-					this.checks.millis("zklock.zookeeper.retry.max-sleep", retry.getMaxSleep(), "5s"),
-					this.checks.count("zklock.zookeeper.retry.max-retries", retry.getMaxRetries())))
+			.namespace(namespace(this.properties.getNamespace()))
+			.sessionTimeoutMs(this.checks.positiveMillis("zklock.zookeeper.session-timeout",
+					this.properties.getSessionTimeout(), "60s",
+					"a ZooKeeper session needs a timeout, and the client would never establish one"))
+			.connectionTimeoutMs(this.checks.positiveMillis("zklock.zookeeper.connection-timeout",
+					this.properties.getConnectionTimeout(), "15s",
+					"every operation would fail at once whenever the connection drops"))
+			.retryPolicy(retryPolicy(this.properties.getRetry()))
 			.runSafeService(safeNotifyExecutor)
 			.connectionStateErrorPolicy((this.properties
 				.getConnectionStateErrorPolicy() == ZkLockProperties.ZooKeeper.ConnectionStateErrorPolicy.SESSION)
@@ -109,11 +117,85 @@ final class CuratorClientFactory {
 		ZkLockProperties.ZooKeeper.Auth auth = this.properties.getAuth();
 		String credentials = auth.getCredentials();
 		if (credentials != null && auth.isConfigured()) {
+			if (auth.getScheme() == null || auth.getScheme().isBlank()) {
+				throw this.checks.invalid("zklock.zookeeper.auth.scheme", auth.getScheme(),
+						"it is empty, and zklock.zookeeper.auth.credentials needs a scheme; set one, such as 'digest' "
+								+ "(the default)");
+			}
 			builder.authorization(auth.getScheme(), credentials.getBytes(StandardCharsets.UTF_8))
 				.aclProvider(new LockNodeAclProvider(builder.getNamespace(), this.rootPath));
 		}
 		customizers.forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
+	}
+
+	/**
+	 * Warns when the connect string is the property's default because nothing set it: an
+	 * instance whose configuration did not reach it (a profile not activated, a typo in a
+	 * property name) would otherwise lock on whatever ZooKeeper runs on its own host, and exclude
+	 * no other instance, without a word.
+	 */
+	private void warnIfDefault(String connectString) {
+		if (this.connectionDetails instanceof PropertiesZkLockConnectionDetails
+				&& DEFAULT_CONNECT_STRING.equals(connectString)
+				&& !this.checks.isSet("zklock.zookeeper.connect-string")) {
+			logger.warn("zklock.zookeeper.connect-string is not set, so zklock connects to its default, "
+					+ DEFAULT_CONNECT_STRING + ": locks then exclude only the clients of a ZooKeeper on this host, not "
+					+ "the other instances of the application. Set zklock.zookeeper.connect-string to the ensemble's "
+					+ "host:port pairs (zklock.zookeeper.embedded.enabled=true starts an in-process server for "
+					+ "development instead).");
+		}
+	}
+
+	/**
+	 * The namespace, checked as Curator would (it fails with a bare {@code IllegalArgumentException}
+	 * while the client is built), with the fix.
+	 * @return the namespace, or {@code null} for none
+	 */
+	private @Nullable String namespace(@Nullable String namespace) {
+		if (namespace == null || namespace.isBlank()) {
+			return null;
+		}
+		String name = "zklock.zookeeper.namespace";
+		String example = "such as 'zklock' or 'apps/orders', or leave it empty for none";
+		if (namespace.startsWith("/") || namespace.endsWith("/")) {
+			String trimmed = namespace.replaceAll("^/+|/+$", "");
+			throw this.checks.invalid(name, namespace, "it " + (namespace.startsWith("/") ? "starts" : "ends")
+					+ " with '/', and a namespace is a path below the ensemble's root written without a leading or "
+					+ "trailing '/'; write " + (trimmed.isEmpty() ? "names separated by '/', " + example
+							: "'" + trimmed + "'"));
+		}
+		try {
+			PathUtils.validatePath("/" + namespace);
+		}
+		catch (IllegalArgumentException ex) {
+			throw this.checks.invalid(name, namespace,
+					"ZooKeeper refuses it as a path (" + ex.getMessage() + "); write names separated by '/', without "
+							+ "empty names, '.' or '..', " + example);
+		}
+		return namespace;
+	}
+
+	/**
+	 * The retry policy, its settings checked: a base sleep longer than the bound of every sleep,
+	 * and more retries than Curator's back-off allows (it would pin them to 29 with a WARN of its
+	 * own), are refused.
+	 */
+	private BoundedExponentialBackoffRetry retryPolicy(ZkLockProperties.ZooKeeper.Retry retry) {
+		int baseSleep = this.checks.millis("zklock.zookeeper.retry.base-sleep", retry.getBaseSleep(), "100ms");
+		int maxSleep = this.checks.millis("zklock.zookeeper.retry.max-sleep", retry.getMaxSleep(), "5s");
+		int maxRetries = this.checks.count("zklock.zookeeper.retry.max-retries", retry.getMaxRetries());
+		if (baseSleep > maxSleep) {
+			throw this.checks.invalid("zklock.zookeeper.retry.base-sleep", retry.getBaseSleep(),
+					"it is longer than zklock.zookeeper.retry.max-sleep (" + Durations.format(retry.getMaxSleep())
+							+ "), which bounds every sleep between retries; set it shorter, such as '100ms'");
+		}
+		if (maxRetries > MAX_RETRIES) {
+			throw this.checks.invalid("zklock.zookeeper.retry.max-retries", maxRetries,
+					"it is more than " + MAX_RETRIES + ", the most retries Curator's exponential back-off makes; set "
+							+ MAX_RETRIES + " or fewer");
+		}
+		return new BoundedExponentialBackoffRetry(baseSleep, maxSleep, maxRetries);
 	}
 
 	/** Starts the client and waits for it; closes it unless it connected. */

@@ -1,6 +1,5 @@
 package io.zklock.autoconfigure;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -8,8 +7,10 @@ import org.apache.curator.framework.CuratorFramework;
 import io.zklock.interceptor.LockReleaseScheduler;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LeakDetection;
 import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockListener;
+import io.zklock.lock.LockNodeData;
 import io.zklock.lock.SemaphoreByCurator;
 import io.zklock.lock.SharedLockByCurator;
 import io.zklock.lock.LockEngine;
@@ -30,7 +31,10 @@ import org.springframework.core.env.Environment;
  * any {@link ILockByCurator} of its own (other than a {@link SharedLockByCurator}).
  * {@link SharedLockByCurator} is a fallback candidate for unqualified injection. The client
  * they lock through is chosen by {@link LockClientResolver}; an application's client that is
- * not started when the application starts fails start-up ({@link ApplicationClientCheck}).
+ * not started when the application starts fails start-up ({@link ApplicationClientCheck}). Lock
+ * nodes carry this host, process, {@code spring.application.name} and {@code zklock.instance-id}
+ * ({@link LockNodeData}), so that a waiter that times out, and an operator, can tell who holds a
+ * lock.
  */
 @Configuration(proxyBeanMethods = false)
 class LockBeansConfiguration {
@@ -40,10 +44,12 @@ class LockBeansConfiguration {
 	LockEngine zkLockEngine(ListableBeanFactory beanFactory, ZkLockProperties properties,
 			Environment environment, ObjectProvider<LockListener> listeners) {
 		CuratorFramework curatorFramework = LockClientResolver.resolve(beanFactory);
-		String instanceId = properties.getInstanceId();
-		byte[] nodeData = (instanceId != null) ? instanceId.getBytes(StandardCharsets.UTF_8) : new byte[0];
+		byte[] nodeData = LockNodeData.forThisProcess(environment.getProperty("spring.application.name"),
+				properties.getInstanceId());
+		ZkLockPropertyChecks checks = new ZkLockPropertyChecks(environment);
+		LocalHandoff localHandoff = properties.getLocalHandoff().toSetting(checks);
+		LeakDetection leakDetection = properties.getLeakDetection().toSetting(checks);
 		LockEngine engine;
-		LocalHandoff localHandoff = properties.getLocalHandoff().toSetting(new ZkLockPropertyChecks(environment));
 		try {
 			engine = new LockEngine(curatorFramework, properties.getRootPath(), nodeData, localHandoff);
 		}
@@ -51,13 +57,15 @@ class LockBeansConfiguration {
 			// "Lock root 'x' is invalid: <rule>": the analysis names the property and value itself
 			String message = String.valueOf(ex.getMessage());
 			int rule = message.indexOf("is invalid: ");
-			throw new ZkLockPropertyChecks(environment).invalid("zklock.root-path", properties.getRootPath(),
+			throw checks.invalid("zklock.root-path", properties.getRootPath(),
 					(rule >= 0) ? message.substring(rule + "is invalid: ".length()) : message);
 		}
 		if (properties.getZookeeper().getAuth().isConfigured()) {
 			LockRootAclCheck.check(curatorFramework, engine.getRootPath(),
+					properties.getZookeeper().getAuth().getScheme(),
 					properties.getZookeeper().getAuth().isFailOnOpenAcl());
 		}
+		engine.setLeakDetection(leakDetection);
 		listeners.orderedStream().forEach(engine::addListener);
 		return engine;
 	}

@@ -14,7 +14,8 @@ import org.apache.zookeeper.data.ACL;
  * anyone ({@code world:anyone}) create or delete nodes under it, which would let any client
  * delete a holder's lock node. Warns, or fails with
  * {@code zklock.zookeeper.auth.fail-on-open-acl=true}. Fails when the configured
- * credentials may not even read the root's ACL.
+ * credentials may not even read the root's ACL, and when the ensemble refuses to authenticate
+ * them at all.
  */
 final class LockRootAclCheck {
 
@@ -23,7 +24,7 @@ final class LockRootAclCheck {
 	private LockRootAclCheck() {
 	}
 
-	static void check(CuratorFramework client, String rootPath, boolean failOnOpenAcl) {
+	static void check(CuratorFramework client, String rootPath, String scheme, boolean failOnOpenAcl) {
 		List<ACL> acl;
 		try {
 			if (client.checkExists().forPath(rootPath) == null) {
@@ -36,6 +37,15 @@ final class LockRootAclCheck {
 					"The credentials in zklock.zookeeper.auth.credentials may not read the ACL of the lock root "
 							+ rootPath + ": it was created by other credentials.",
 					"Use the credentials that created " + rootPath + ", or choose another zklock.root-path.", ex);
+		}
+		catch (KeeperException.AuthFailedException ex) {
+			throw new ZkLockStartupException("ZooKeeper refused to authenticate zklock's client with the scheme '"
+					+ scheme + "' of zklock.zookeeper.auth.scheme (AuthFailed) and ended its session: the ensemble "
+					+ "does not support that scheme, or refuses the credentials.",
+					"Set zklock.zookeeper.auth.scheme to a scheme the ensemble supports (such as 'digest', the default) "
+							+ "and zklock.zookeeper.auth.credentials to credentials it accepts ('user:password' for "
+							+ "digest).",
+					ex);
 		}
 		catch (Exception ex) {
 			throw new ZkLockStartupException(

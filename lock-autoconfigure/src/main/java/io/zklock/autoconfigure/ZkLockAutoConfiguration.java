@@ -8,7 +8,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for zklock: a started, namespaced
@@ -17,7 +19,9 @@ import org.springframework.context.annotation.Import;
  * and thereby an unqualified {@link io.zklock.lock.ILockByCurator}) and the
  * {@link io.zklock.annotation.DistributedLock} interceptor. Runs after Spring Cloud
  * Zookeeper's auto-configuration, so that its client is reused instead of a second one built,
- * and after Spring Boot's SSL bundles ({@code zklock.zookeeper.ssl.bundle}).
+ * and after Spring Boot's SSL bundles ({@code zklock.zookeeper.ssl.bundle}). A {@code zklock.*}
+ * property zklock does not have fails start-up before any bean is created
+ * ({@code UnknownPropertiesCheck}).
  *
  * @author zklock
  */
@@ -28,5 +32,10 @@ import org.springframework.context.annotation.Import;
 @EnableConfigurationProperties(ZkLockProperties.class)
 @Import({ CuratorClientConfiguration.class, LockBeansConfiguration.class, DistributedLockConfiguration.class })
 public final class ZkLockAutoConfiguration {
+
+	@Bean
+	static UnknownPropertiesCheck zkLockUnknownPropertiesCheck(Environment environment) {
+		return new UnknownPropertiesCheck(environment);
+	}
 
 }

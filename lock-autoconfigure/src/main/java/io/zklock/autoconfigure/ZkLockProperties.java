@@ -12,7 +12,8 @@ import org.springframework.core.Ordered;
 /**
  * Configuration properties for zklock distributed locks. Each group of properties is a nested
  * class: {@link ZooKeeper} ({@code zklock.zookeeper.*}, with its retry, embedded, auth and ssl
- * groups inside it) and {@link LocalHandoff} ({@code zklock.local-handoff.*}).
+ * groups inside it), {@link LocalHandoff} ({@code zklock.local-handoff.*}) and
+ * {@link LeakDetection} ({@code zklock.leak-detection.*}).
  *
  * @author zklock
  */
@@ -76,8 +77,8 @@ public class ZkLockProperties {
 	private OnHoldExceeded onHoldExceeded = OnHoldExceeded.WARN;
 
 	/**
-	 * Text every lock node carries as its data, to tell holders apart (for example the host
-	 * and port of this instance). Empty for none; never the IP address by default.
+	 * Id of this instance (for example its host and port) that every lock node carries, besides
+	 * the host name, process id and spring.application.name, to tell holders apart. Empty for none.
 	 */
 	private @Nullable String instanceId;
 
@@ -90,6 +91,11 @@ public class ZkLockProperties {
 	 * Local handoff of lock nodes between this application's waiters.
 	 */
 	private final LocalHandoff localHandoff = new LocalHandoff();
+
+	/**
+	 * Detection of lock handles that are never released.
+	 */
+	private final LeakDetection leakDetection = new LeakDetection();
 
 	/**
 	 * The value of {@code zklock.enabled}.
@@ -265,6 +271,14 @@ public class ZkLockProperties {
 	 */
 	public LocalHandoff getLocalHandoff() {
 		return this.localHandoff;
+	}
+
+	/**
+	 * The {@code zklock.leak-detection.*} settings.
+	 * @return the settings
+	 */
+	public LeakDetection getLeakDetection() {
+		return this.leakDetection;
 	}
 
 	/**
@@ -996,6 +1010,77 @@ public class ZkLockProperties {
 						"it must be positive; set a duration such as '50ms'");
 			}
 			return new io.zklock.lock.LocalHandoff(this.enabled, this.maxHandoffs, this.maxTime);
+		}
+
+	}
+
+	/**
+	 * Leak detection of the lock engine, {@code zklock.leak-detection.*}: a lock handle that becomes
+	 * unreachable while its lock is still held is always reported (an ERROR naming the lock and where
+	 * it was acquired); with a threshold, a hold that lasts longer is reported once (a WARN naming its
+	 * holder).
+	 */
+	public static class LeakDetection {
+
+		/**
+		 * Whether each grant records where it was acquired (the first caller frame outside zklock,
+		 * Spring and the JDK; a few microseconds per grant), so that leak reports and the time-out
+		 * message of a waiter behind a hold of this application can name it.
+		 */
+		private boolean recordSites = true;
+
+		/**
+		 * How long a hold may last before it is reported once with its holder, whether or not its
+		 * handle is still reachable. None unless set; a holdAtMost of the lock's own is reported
+		 * instead.
+		 */
+		private Duration threshold;
+
+		/**
+		 * The value of {@code zklock.leak-detection.record-sites}.
+		 * @return the value
+		 */
+		public boolean isRecordSites() {
+			return this.recordSites;
+		}
+
+		/**
+		 * Sets {@code zklock.leak-detection.record-sites}.
+		 * @param recordSites the value
+		 */
+		public void setRecordSites(boolean recordSites) {
+			this.recordSites = recordSites;
+		}
+
+		/**
+		 * The value of {@code zklock.leak-detection.threshold}.
+		 * @return the value, or {@code null} for none
+		 */
+		public Duration getThreshold() {
+			return this.threshold;
+		}
+
+		/**
+		 * Sets {@code zklock.leak-detection.threshold}.
+		 * @param threshold the value, or {@code null} for none
+		 */
+		public void setThreshold(Duration threshold) {
+			this.threshold = threshold;
+		}
+
+		/**
+		 * The engine's setting.
+		 * @param checks names a bad value as the user wrote it
+		 * @return the setting
+		 * @throws org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException
+		 * if {@code threshold} is zero or negative
+		 */
+		io.zklock.lock.LeakDetection toSetting(ZkLockPropertyChecks checks) {
+			if (this.threshold != null && (this.threshold.isZero() || this.threshold.isNegative())) {
+				throw checks.invalid("zklock.leak-detection.threshold", this.threshold,
+						"it must be positive; set a duration such as '10m', or leave it unset for no such report");
+			}
+			return new io.zklock.lock.LeakDetection(this.recordSites, this.threshold);
 		}
 
 	}

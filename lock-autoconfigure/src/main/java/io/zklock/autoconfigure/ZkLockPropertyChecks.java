@@ -41,6 +41,16 @@ final class ZkLockPropertyChecks {
 	}
 
 	/**
+	 * Whether a property source of the environment sets the property, however its name is
+	 * written.
+	 * @param name the property, such as {@code "zklock.zookeeper.connect-string"}
+	 * @return {@code true} if it is set; {@code false} if not, or without an environment
+	 */
+	boolean isSet(String name) {
+		return ConfiguredProperty.find(this.environment, name).isPresent();
+	}
+
+	/**
 	 * Checks a duration and returns it in milliseconds for Curator's {@code int} settings.
 	 * @param name the property
 	 * @param value its bound value
@@ -61,6 +71,26 @@ final class ZkLockPropertyChecks {
 					"it is longer than " + Integer.MAX_VALUE + " ms; set a duration such as '" + example + "'");
 		}
 		return (int) value.toMillis();
+	}
+
+	/**
+	 * Checks a duration that must be positive, and returns it in milliseconds for Curator's
+	 * {@code int} settings.
+	 * @param name the property
+	 * @param value its bound value
+	 * @param example a valid value to suggest, such as {@code "15s"}
+	 * @param zero what a zero would do, such as {@code "start-up would give up before the first
+	 * connection is made"}
+	 * @return the duration in milliseconds, at least 1
+	 * @throws InvalidConfigurationPropertyValueException if it is missing, zero (or less than a
+	 * millisecond), negative or longer than {@link Integer#MAX_VALUE} milliseconds
+	 */
+	int positiveMillis(String name, @Nullable Duration value, String example, String zero) {
+		int millis = millis(name, value, example);
+		if (millis == 0) {
+			throw invalid(name, value, "it is zero: " + zero + "; set a duration such as '" + example + "'");
+		}
+		return millis;
 	}
 
 	/**

@@ -19,14 +19,17 @@ import io.zklock.lock.LockMode;
  * @param ageMillis how long ago it was created, in milliseconds: the hold time of a holder
  * so far plus its wait, or the wait of a waiter so far
  * @param sessionId the owning session in hexadecimal, such as {@code "0x1000a3f5c2b0001"}
- * @param instanceId the text the node's data carries, which identifies the instance that
- * created it when the application configures one; empty if none
+ * @param instanceId the instance id the node's data carries ({@code zklock.instance-id} of the
+ * instance that created it), empty if none
+ * @param createdBy what the node's data says of the process that created it, such as
+ * {@code "host web-2, process 4711, application 'orders', instance 'web-2:8080'"}
+ * ({@link io.zklock.lock.LockNodeData#describe(byte[])})
  * @param thisInstance whether the node belongs to this instance's session
  * @param holderThread for a node this instance holds, the thread that acquired it; else
  * {@code null}
  */
 public record LockNodeDescriptor(int position, String nodeName, LockMode mode, boolean holder, long fencingToken,
-		Instant createdAt, long ageMillis, String sessionId, String instanceId, boolean thisInstance,
-		@Nullable String holderThread) {
+		Instant createdAt, long ageMillis, String sessionId, String instanceId, String createdBy,
+		boolean thisInstance, @Nullable String holderThread) {
 
 }

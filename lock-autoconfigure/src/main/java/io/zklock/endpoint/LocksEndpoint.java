@@ -1,5 +1,6 @@
 package io.zklock.endpoint;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import org.apache.curator.CuratorZookeeperClient;
 import org.jspecify.annotations.Nullable;
 
 import io.zklock.lock.HeldLock;
+import io.zklock.lock.LockNodeData;
 import io.zklock.lock.LockPaths;
 import io.zklock.lock.LockEngine;
 import io.zklock.lock.inspection.LockQueue;
@@ -46,6 +48,10 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
  */
 @Endpoint(id = "locks", defaultAccess = Access.READ_ONLY)
 public class LocksEndpoint {
+
+	private static final String NODE_DATA_PREFIX = "zklock ";
+
+	private static final String INSTANCE_FIELD = "instance=";
 
 	private final LockEngine engine;
 
@@ -114,10 +120,28 @@ public class LocksEndpoint {
 			boolean thisInstance = sessionId != 0 && node.sessionId() == sessionId;
 			nodes.add(new LockNodeDescriptor(nodes.size(), node.nodeName(), node.mode(), node.holder(),
 					node.fencingToken(), node.createdAt(), millisBetween(node.createdAt(), now), hex(node.sessionId()),
-					node.data(), thisInstance, thisInstance ? holderThreads.get(node.fencingToken()) : null));
+					instanceId(node.data()), LockNodeData.describe(node.data().getBytes(StandardCharsets.UTF_8)),
+					thisInstance, thisInstance ? holderThreads.get(node.fencingToken()) : null));
 		}
 		return new LockQueueDescriptor(now, queue.lockPath(), displayPath(queue.lockPath()), queue.zooKeeperPath(),
 				nodes, queue.childLockPaths());
+	}
+
+	/**
+	 * The instance id a lock node's data carries: the {@code instance=} field of zklock's node data
+	 * ({@link LockNodeData}), empty if it has none; the whole text for other data (such as the
+	 * instance id alone, which zklock wrote before it wrote {@link LockNodeData}).
+	 */
+	static String instanceId(String data) {
+		if (!data.startsWith(NODE_DATA_PREFIX)) {
+			return data;
+		}
+		for (String field : data.substring(NODE_DATA_PREFIX.length()).split(" ")) {
+			if (field.startsWith(INSTANCE_FIELD)) {
+				return field.substring(INSTANCE_FIELD.length());
+			}
+		}
+		return "";
 	}
 
 	/** The lock path with each segment decoded, for people to read. */

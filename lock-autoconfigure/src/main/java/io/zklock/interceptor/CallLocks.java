@@ -2,6 +2,7 @@ package io.zklock.interceptor;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -13,6 +14,7 @@ import io.zklock.annotation.OnLockFailure;
 import io.zklock.annotation.SkippedCall;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockAcquisitionException;
+import io.zklock.lock.LockRequest;
 
 /**
  * What one call of an annotated method must take, resolved from its arguments, and the taking
@@ -82,7 +84,7 @@ final class CallLocks {
 		if (granted) {
 			return true;
 		}
-		LockAcquisitionException timeout = timeout(acquirer);
+		LockAcquisitionException timeout = timeout(acquirer, owner);
 		if (this.definition.onFailure() != OnLockFailure.SKIP) {
 			throw timeout;
 		}
@@ -102,10 +104,10 @@ final class CallLocks {
 	}
 
 	/**
-	 * The exception for a wait that ran out, naming what was busy and the wait, and saying so if
-	 * the client was not connected.
+	 * The exception for a wait that ran out, naming what was busy and the wait, and what the wait
+	 * waited for ({@link #waitedFor}), or that the client was not connected.
 	 */
-	private LockAcquisitionException timeout(LockAcquirer acquirer) {
+	private LockAcquisitionException timeout(LockAcquirer acquirer, HoldOwner owner) {
 		String what;
 		String first;
 		if (this.semaphorePath != null) {
@@ -123,7 +125,23 @@ final class CallLocks {
 		}
 		return LockAcquisitionException.waitRanOut(first, "Could not acquire " + what + " within "
 				+ this.wait.toMillis() + " ms for " + this.definition.methodDescription(),
-				acquirer.disconnectedSince(this.semaphorePath != null));
+				acquirer.disconnectedSince(this.semaphorePath != null), waitedFor(acquirer, owner));
+	}
+
+	/**
+	 * What the wait for the locks waited for, as the lock API explains it
+	 * ({@link LockAcquirer#explainWait(LockRequest)}): for one lock its explanation, for several
+	 * each explained lock path followed by its explanation. {@code null} if nothing is known, and
+	 * for a semaphore, whose waits the lock API does not explain.
+	 */
+	private @Nullable String waitedFor(LockAcquirer acquirer, HoldOwner owner) {
+		List<String> explanations = new ArrayList<>();
+		for (ResolvedLock lock : this.locks) {
+			acquirer.explainWait(LockRequest.of(lock.path(), lock.mode()).ownedBy(owner))
+				.ifPresent((explanation) -> explanations
+					.add((this.locks.size() == 1) ? explanation : "'" + lock.path() + "', " + explanation));
+		}
+		return explanations.isEmpty() ? null : String.join("; ", explanations);
 	}
 
 }

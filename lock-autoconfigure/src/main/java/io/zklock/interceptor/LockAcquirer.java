@@ -99,12 +99,27 @@ final class LockAcquirer {
 	}
 
 	/**
-	 * Takes one permit for {@code call}.
+	 * What an acquire of {@code request} by the current thread waits for now, as the lock API
+	 * tells ({@link ILockByCurator#explainWait(LockRequest)}), for the message of a wait that ran
+	 * out.
+	 * @return the explanation, or empty if the lock API knows nothing of the lock path's holders
+	 */
+	Optional<String> explainWait(LockRequest request) {
+		return locks().explainWait(request);
+	}
+
+	/**
+	 * Takes one permit for {@code call}; a wait too long to count ({@link SaturatedNanos}) waits as
+	 * long as it takes.
 	 * @return whether it was granted; {@code false} if the wait ran out
 	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails
 	 */
 	boolean acquire(SemaphoreDefinition definition, String path, Duration wait, LockedCall call) {
-		Optional<PermitLease> permit = this.semaphores.get().tryAcquire(path, definition.permits(), wait);
+		SemaphoreByCurator semaphores = this.semaphores.get();
+		// the lock API's semaphores do not saturate a wait too long to count, as its locks do
+		Optional<PermitLease> permit = SaturatedNanos.isNever(wait)
+				? Optional.of(semaphores.acquire(path, definition.permits()))
+				: semaphores.tryAcquire(path, definition.permits(), wait);
 		permit.ifPresent(call::granted);
 		return permit.isPresent();
 	}

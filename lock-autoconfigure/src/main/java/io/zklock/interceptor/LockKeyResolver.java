@@ -132,10 +132,11 @@ final class LockKeyResolver {
 			return this.context;
 		}
 
+		/** The message, its control characters escaped: the arguments and key values are the caller's. */
 		private String problem(KeyedPath keyed, String what) {
-			return "Lock key '" + keyed.keySource() + "' of " + this.definition.annotationName() + " on "
-					+ this.definition.methodDescription() + " " + what + " (arguments " + Arrays.deepToString(this.args)
-					+ ")";
+			return LockPaths.escape("Lock key '" + keyed.keySource() + "' of " + this.definition.annotationName()
+					+ " on " + this.definition.methodDescription() + " " + what + " (arguments "
+					+ Arrays.deepToString(this.args) + ")");
 		}
 
 	}

@@ -328,7 +328,7 @@ final class LockedCall implements HoldExceededReaction {
 		this.bounds.scheduler().releaseLater(() -> {
 			HoldWarnings.releasedAfterCancel(this, this.bounds, cancelledAt, how);
 			releaseAsDue();
-		}, cancelledAt + this.bounds.holdAfterCancel().toNanos());
+		}, cancelledAt + SaturatedNanos.of(this.bounds.holdAfterCancel()));
 		return was;
 	}
 
@@ -338,7 +338,7 @@ final class LockedCall implements HoldExceededReaction {
 	 * release thread when the hold is over.
 	 */
 	void releaseAsDue() {
-		long due = this.grantedAt + this.holdAtLeast.toNanos();
+		long due = this.grantedAt + SaturatedNanos.of(this.holdAtLeast);
 		if (this.holdAtLeast.isZero() || due - System.nanoTime() <= 0) {
 			release();
 			return;

@@ -43,7 +43,15 @@ class ConnectStringTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> ConnectString.parse("zk1:2181/apps/"))
 			.withMessageStartingWith("its chroot '/apps/' is invalid: ");
 		assertThatIllegalArgumentException().isThrownBy(() -> ConnectString.parse("http://zk1:2181"))
-			.withMessage("it is a URL; write host:port pairs without a scheme");
+			.withMessage("it is a URL, and a connect string has no scheme ('http://')");
+	}
+
+	@Test
+	void shouldNameAPlaceholderThatNothingResolves() {
+		assertThatIllegalArgumentException().isThrownBy(() -> ConnectString.parse("${ZOOKEEPER_CONNECT_STRING}"))
+			.withMessage("it holds the placeholder '${ZOOKEEPER_CONNECT_STRING}', which nothing resolves: set "
+					+ "ZOOKEEPER_CONNECT_STRING (an environment variable or a property), or give the placeholder a "
+					+ "default");
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.zklock.autoconfigure;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -30,7 +31,9 @@ import org.springframework.boot.autoconfigure.service.connection.ConnectionDetai
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -143,19 +146,22 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 	}
 
 	@Test
-	void shouldStoreTheInstanceIdAndNoAddressInLockNodes() {
-		this.contextRunner.run((context) -> {
-			try (LockHandle lock = context.getBean(ILockByCurator.class).acquire("data", LockMode.EXCLUSIVE)) {
-				assertThat(context.getBean(CuratorFramework.class).getData().forPath(lock.nodePath())).isEmpty();
-			}
-		});
-		this.contextRunner.withPropertyValues("zklock.instance-id=orders-7f9c:8080").run((context) -> {
-			try (LockHandle lock = context.getBean(ILockByCurator.class).acquire("data", LockMode.EXCLUSIVE)) {
-				assertThat(new String(context.getBean(CuratorFramework.class).getData().forPath(lock.nodePath()),
-						java.nio.charset.StandardCharsets.UTF_8))
-					.isEqualTo("orders-7f9c:8080");
-			}
-		});
+	void shouldWriteHostProcessApplicationAndInstanceIdAsLockNodeData() {
+		String process = " pid=" + ProcessHandle.current().pid();
+		this.contextRunner.run((context) -> assertThat(lockNodeData(context)).startsWith("zklock host=")
+			.endsWith(process)
+			.doesNotContain(" app=", " instance="));
+		this.contextRunner.withPropertyValues("spring.application.name=orders", "zklock.instance-id=orders-7f9c:8080")
+			.run((context) -> assertThat(lockNodeData(context)).startsWith("zklock host=")
+				.endsWith(process + " app=orders instance=orders-7f9c:8080"));
+	}
+
+	/** The data of the lock node of a lock taken through the context's lock API. */
+	private static String lockNodeData(ApplicationContext context) throws Exception {
+		try (LockHandle lock = context.getBean(ILockByCurator.class).acquire("data", LockMode.EXCLUSIVE)) {
+			return new String(context.getBean(CuratorFramework.class).getData().forPath(lock.nodePath()),
+					StandardCharsets.UTF_8);
+		}
 	}
 
 	@Test
@@ -305,6 +311,23 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 					.hasMessageContaining("zklock.zookeeper.connect-string")
 					.hasMessageContaining("zklock.zookeeper.block-until-connected");
 			});
+	}
+
+	@Test
+	void shouldWarnNamingThePropertyWhenConnectingToTheDefaultConnectString(CapturedOutput output) {
+		String warning = "zklock.zookeeper.connect-string is not set, so zklock connects to its default, "
+				+ "localhost:2181: locks then exclude only the clients of a ZooKeeper on this host, not the other "
+				+ "instances of the application. Set zklock.zookeeper.connect-string to the ensemble's host:port pairs "
+				+ "(zklock.zookeeper.embedded.enabled=true starts an in-process server for development instead).";
+		// whether a ZooKeeper answers on localhost:2181 or not, the warning comes first
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(ZkLockAutoConfiguration.class))
+			.withPropertyValues("zklock.zookeeper.block-until-connected=1s", "zklock.zookeeper.connection-timeout=500ms")
+			.run((context) -> assertThat(output).containsOnlyOnce(warning));
+		this.contextRunner.run((context) -> assertThat(context).hasNotFailed());
+		this.contextRunner.withPropertyValues("zklock.zookeeper.connect-string=localhost:2181",
+				"zklock.zookeeper.block-until-connected=1s", "zklock.zookeeper.connection-timeout=500ms")
+			.run((context) -> assertThat(output).as("not when the property is set, even to the default")
+				.containsOnlyOnce(warning));
 	}
 
 	@Test

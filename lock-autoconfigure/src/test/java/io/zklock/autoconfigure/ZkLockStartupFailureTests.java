@@ -76,6 +76,49 @@ class ZkLockStartupFailureTests extends ZkServerTest {
 	}
 
 	@Test
+	void shouldNameAMistypedPropertyAndTheOneMeantInOneAnalysis(CapturedOutput output) {
+		failToStart(ZkLockConfiguration.class, "--zklock.zookeper.connect-string=" + server.getConnectString());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("zklock has no property 'zklock.zookeper.connect-string' (originating from "
+					+ "'\"zklock.zookeper.connect-string\" from property source \"commandLineArgs\"'), so its value would "
+					+ "be ignored: did you mean zklock.zookeeper.connect-string?")
+			.contains("Rename it to zklock.zookeeper.connect-string in \"zklock.zookeper.connect-string\" from property "
+					+ "source \"commandLineArgs\", or remove it.")
+			.doesNotContain("Connecting to the ZooKeeper ensemble");
+		assertNoStackTrace(output);
+	}
+
+	@Test
+	void shouldNameABadNamespaceAndItsFixInOneAnalysis(CapturedOutput output) {
+		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=" + server.getConnectString(),
+				"--zklock.zookeeper.namespace=/orders");
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Invalid value '/orders' for configuration property 'zklock.zookeeper.namespace' (originating "
+					+ "from '\"zklock.zookeeper.namespace\" from property source \"commandLineArgs\"'): it starts with "
+					+ "'/', and a namespace is a path below the ensemble's root written without a leading or trailing "
+					+ "'/'; write 'orders'.")
+			.contains("Update 'zklock.zookeeper.namespace' in \"zklock.zookeeper.namespace\" from property source "
+					+ "\"commandLineArgs\".")
+			.doesNotContain("Invalid namespace")
+			.doesNotContain("Caused by");
+		assertNoStackTrace(output);
+	}
+
+	@Test
+	void shouldSayOnceHowToWriteAConnectStringGivenAsAUrl(CapturedOutput output) {
+		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=zk://zk1:2181");
+		assertThat(output)
+			.contains("Invalid value 'zk://zk1:2181' for configuration property 'zklock.zookeeper.connect-string' "
+					+ "(originating from '\"zklock.zookeeper.connect-string\" from property source \"commandLineArgs\"'): "
+					+ "it is a URL, and a connect string has no scheme ('zk://'); write host:port pairs separated by "
+					+ "commas, optionally followed by a chroot path, such as 'zk1:2181,zk2:2181,zk3:2181' or "
+					+ "'zk1:2181/apps', or set zklock.zookeeper.embedded.enabled=true for an in-process server.");
+		String description = output.getOut().substring(output.getOut().indexOf("Description:"));
+		assertThat(description).containsOnlyOnce("host:port");
+		assertNoStackTrace(output);
+	}
+
+	@Test
 	void shouldEchoAPropertyValueAsWrittenWithItsLine(CapturedOutput output) {
 		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=" + server.getConnectString(),
 				"--spring.config.location=classpath:io/zklock/autoconfigure/relaxed-names.yml");

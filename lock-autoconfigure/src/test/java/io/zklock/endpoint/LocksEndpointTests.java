@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockNodeData;
 import io.zklock.lock.LockPaths;
 import io.zklock.lock.LockEngine;
 
@@ -74,7 +75,8 @@ class LocksEndpointTests {
 	void connect() throws InterruptedException {
 		this.client = startClient();
 		this.otherClient = startClient();
-		this.engine = new LockEngine(this.client, "/locks", "instance-a".getBytes(StandardCharsets.UTF_8));
+		this.engine = new LockEngine(this.client, "/locks", LockNodeData.forThisProcess("orders", "instance-a"));
+		// an instance of an older zklock, whose lock nodes carried the instance id alone
 		this.otherInstance = new LockEngine(this.otherClient, "/locks",
 				"instance-b".getBytes(StandardCharsets.UTF_8));
 		this.endpoint = new LocksEndpoint(this.engine);
@@ -132,6 +134,8 @@ class LocksEndpointTests {
 			assertThat(holder.fencingToken()).isEqualTo(lock.fencingToken());
 			assertThat(holder.thisInstance()).isTrue();
 			assertThat(holder.instanceId()).isEqualTo("instance-a");
+			assertThat(holder.createdBy()).startsWith("host ")
+				.endsWith(", process " + ProcessHandle.current().pid() + ", application 'orders', instance 'instance-a'");
 			assertThat(holder.holderThread()).isEqualTo(Thread.currentThread().getName());
 			assertThat(holder.sessionId()).isEqualTo(hexSessionId(this.client));
 			assertThat(holder.ageMillis()).isNotNegative();
@@ -141,6 +145,7 @@ class LocksEndpointTests {
 			assertThat(waiting.holder()).isFalse();
 			assertThat(waiting.thisInstance()).isFalse();
 			assertThat(waiting.instanceId()).isEqualTo("instance-b");
+			assertThat(waiting.createdBy()).isEqualTo("node data 'instance-b'");
 			assertThat(waiting.holderThread()).isNull();
 			assertThat(waiting.sessionId()).isEqualTo(hexSessionId(this.otherClient));
 			assertThat(waiting.fencingToken()).isGreaterThan(holder.fencingToken());

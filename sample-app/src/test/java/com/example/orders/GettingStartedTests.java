@@ -23,6 +23,7 @@ import io.zklock.lock.LockMode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,13 +31,14 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Runs the code of {@code docs/getting-started.md} (this package, and its
- * {@code application.yml}) as the guide describes it for development: the in-process
- * ZooKeeper server, the first locked method, and the lock API.
+ * {@code application.yml} with the {@code dev} profile) as the guide describes it for
+ * development: the in-process ZooKeeper server, the first locked method, and the lock API.
  * {@code io.zklock.sample.docs.GettingStartedDocTests} checks that the guide shows exactly
  * these files.
  */
 @SpringBootTest(classes = OrdersApplication.class, webEnvironment = WebEnvironment.NONE,
 		properties = "spring.config.location=classpath:com/example/orders/")
+@ActiveProfiles("dev")
 @DirtiesContext
 @Timeout(60)
 class GettingStartedTests {

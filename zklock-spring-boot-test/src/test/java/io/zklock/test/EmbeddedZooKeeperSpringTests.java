@@ -2,14 +2,19 @@ package io.zklock.test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.zklock.lock.HoldOwner;
+import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockAcquisitionException;
+import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockState;
 import io.zklock.lock.LockTarget;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -39,6 +44,9 @@ class EmbeddedZooKeeperSpringTests {
 	@Autowired
 	private CuratorFramework client;
 
+	@Autowired
+	private ILockByCurator locks;
+
 	@BeforeEach
 	void clearRecorder() {
 		this.recorder.clear();
@@ -57,11 +65,59 @@ class EmbeddedZooKeeperSpringTests {
 	void shouldPassLockAssertInsideAnnotatedMethodAndFailOutside() {
 		assertThat(this.orders.ship(42)).isPositive();
 		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> LockAssert.assertLocked("orders/42"))
-			.withMessageContaining("no lock is held by an annotated call");
+			.withMessage("Expected to run under lock path 'orders/42', but thread '" + Thread.currentThread().getName()
+					+ "' holds no lock: no annotated call runs on it, and no lock was acquired on it through an "
+					+ "ILockByCurator LockAssert watches (the ILockByCurator beans of a Spring test; LockAssert.watch "
+					+ "for others). If the method is annotated, is it called through its Spring proxy (not from the "
+					+ "same object)?");
 		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> this.orders.shipAssertingOtherPath(5))
 			.withMessageContaining("Expected to run under lock path 'orders/6'")
-			.withMessageContaining("EXCLUSIVE 'orders/5'");
+			.withMessageContaining("holds EXCLUSIVE 'orders/5' (annotated call)");
 		this.orders.readReport();
+	}
+
+	@Test
+	void shouldSeeLocksAcquiredThroughILockByCuratorOnThisThread() {
+		try (LockHandle handle = this.locks.acquire("orders/51", LockMode.EXCLUSIVE)) {
+			LockHandle seen = LockAssert.assertLocked("orders/51", LockMode.EXCLUSIVE);
+			assertThat(seen.fencingToken()).isEqualTo(handle.fencingToken());
+			assertThat(seen.owner()).isEqualTo(HoldOwner.CALL);
+			assertThat(seen.isHeld()).isTrue();
+			assertThat(LockAssert.assertLocked()).extracting(LockHandle::lockPath).isEqualTo("orders/51");
+			assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> LockAssert.assertNotLocked("orders/51"))
+				.withMessage("Expected not to run under lock path 'orders/51', but thread '"
+						+ Thread.currentThread().getName()
+						+ "' holds EXCLUSIVE 'orders/51' (call-owned, through ILockByCurator)");
+			assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> LockAssert.assertLocked("orders/52"))
+				.withMessageEndingWith("holds EXCLUSIVE 'orders/51' (call-owned, through ILockByCurator)");
+			assertThat(seen.state()).isEqualTo(LockState.HELD);
+			handle.release();
+			assertThat(seen.isHeld()).as("the view reads the hold's state now").isFalse();
+		}
+		this.locks.acquireDistributedLock("orders/53");
+		try {
+			assertThat(LockAssert.assertLocked("orders/53").owner()).isEqualTo(HoldOwner.THREAD);
+			assertThat(this.orders.ship(54)).isPositive();
+		}
+		finally {
+			this.locks.releaseDistributedLock("orders/53");
+		}
+		LockAssert.assertNotLocked("orders/53");
+	}
+
+	@Test
+	void shouldNotSeeAnotherThreadsLocks() throws Exception {
+		AtomicReference<LockHandle> acquired = new AtomicReference<>();
+		Thread other = new Thread(() -> acquired.set(this.locks.acquire("orders/61", LockMode.EXCLUSIVE)),
+				"other-thread");
+		other.start();
+		other.join(10_000);
+		try (LockHandle handle = acquired.get()) {
+			assertThat(handle.isHeld()).isTrue();
+			LockAssert.assertNotLocked("orders/61");
+			assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> LockAssert.assertLocked("orders/61"))
+				.withMessageContaining("holds no lock");
+		}
 	}
 
 	@Test

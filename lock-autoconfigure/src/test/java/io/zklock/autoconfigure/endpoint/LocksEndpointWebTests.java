@@ -44,7 +44,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "server.address=127.0.0.1", "management.endpoints.web.exposure.include=health,locks",
 				"management.endpoint.health.show-details=always", "spring.web.error.include-message=always",
-				"spring.jmx.enabled=false", "zklock.instance-id=web-tests:1" })
+				"spring.jmx.enabled=false", "spring.application.name=web-tests", "zklock.instance-id=web-tests:1" })
 @Timeout(60)
 @DirtiesContext // closes the context with its client before the server stops, instead of caching it
 class LocksEndpointWebTests {
@@ -104,6 +104,8 @@ class LocksEndpointWebTests {
 			assertThat(queue.path("nodes").path(1).path("holder").asBoolean()).isFalse();
 			assertThat(queue.path("nodes").path(1).path("thisInstance").asBoolean()).isTrue();
 			assertThat(queue.path("nodes").path(1).path("instanceId").asString()).isEqualTo("web-tests:1");
+			assertThat(queue.path("nodes").path(1).path("createdBy").asString()).startsWith("host ")
+				.endsWith(", application 'web-tests', instance 'web-tests:1'");
 			assertThat(get("/actuator/locks/inventory").path("subPaths").get(0).asString())
 				.isEqualTo("inventory/sku-9");
 
