@@ -1034,7 +1034,7 @@ public class ZkLockProperties {
 		 * handle is still reachable. None unless set; a holdAtMost of the lock's own is reported
 		 * instead.
 		 */
-		private Duration threshold;
+		private @Nullable Duration threshold;
 
 		/**
 		 * The value of {@code zklock.leak-detection.record-sites}.
@@ -1056,7 +1056,7 @@ public class ZkLockProperties {
 		 * The value of {@code zklock.leak-detection.threshold}.
 		 * @return the value, or {@code null} for none
 		 */
-		public Duration getThreshold() {
+		public @Nullable Duration getThreshold() {
 			return this.threshold;
 		}
 
@@ -1064,7 +1064,7 @@ public class ZkLockProperties {
 		 * Sets {@code zklock.leak-detection.threshold}.
 		 * @param threshold the value, or {@code null} for none
 		 */
-		public void setThreshold(Duration threshold) {
+		public void setThreshold(@Nullable Duration threshold) {
 			this.threshold = threshold;
 		}
 
