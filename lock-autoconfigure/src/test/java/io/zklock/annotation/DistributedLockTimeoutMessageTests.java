@@ -103,9 +103,9 @@ class DistributedLockTimeoutMessageTests extends ZkAnnotationTest {
 				assertThatExceptionOfType(LockAcquisitionException.class)
 					.isThrownBy(() -> context.getBean(Busy.class).quick("3"))
 					.withMessageStartingWith("Could not acquire the EXCLUSIVE lock on 'busy/3' within 300 ms for "
-							+ "Busy.quick(String): it waited for the lock node a waiter of this process last waited "
-							+ "for on it, " + held.nodePath().substring(held.nodePath().lastIndexOf('/') + 1)
-							+ ", belongs to host ")
+							+ "Busy.quick(String): it waited for lock node "
+							+ held.nodePath().substring(held.nodePath().lastIndexOf('/') + 1)
+							+ " (the holder's), which belongs to host ")
 					.withMessageContaining(", process " + ProcessHandle.current().pid()
 							+ ", application 'billing', instance 'b-1'");
 			}
@@ -121,7 +121,7 @@ class DistributedLockTimeoutMessageTests extends ZkAnnotationTest {
 				assertThatExceptionOfType(LockAcquisitionException.class)
 					.isThrownBy(() -> context.getBean(Busy.class).both(List.of("a", "b")))
 					.withMessageStartingWith("Could not acquire the locks on ['pairs/a', 'pairs/b'] within 300 ms for "
-							+ "Busy.both(List): it waited for 'pairs/b', held in this process: EXCLUSIVE by thread "
+							+ "Busy.both(List): it waited for 'pairs/b', this process's own EXCLUSIVE hold: thread "
 							+ "'holder-thread' holds (thread-owned) since ");
 			}
 			finally {

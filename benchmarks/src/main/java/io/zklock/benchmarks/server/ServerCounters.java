@@ -3,6 +3,7 @@ package io.zklock.benchmarks.server;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Predicate;
 
 import org.apache.zookeeper.client.FourLetterWordMain;
 
@@ -120,22 +121,7 @@ public final class ServerCounters implements RequestCounter {
 	 * @throws IOException if a member does not answer
 	 */
 	public long watchesBesideCurators() throws IOException {
-		long watches = 0;
-		for (int member : this.ports) {
-			boolean counted = false;
-			for (String line : send(member, "wchp").split("\n")) {
-				if (line.isBlank()) {
-					continue;
-				}
-				if (!Character.isWhitespace(line.charAt(0))) {
-					counted = !line.trim().equals(ZooDefsConfig.PATH);
-				}
-				else if (counted) {
-					watches++;
-				}
-			}
-		}
-		return watches;
+		return watchesOn((watched) -> !watched.equals(ZooDefsConfig.PATH));
 	}
 
 	/**
@@ -145,18 +131,25 @@ public final class ServerCounters implements RequestCounter {
 	 * @throws IOException if a member does not answer
 	 */
 	public long watchesUnder(String path) throws IOException {
+		return watchesOn((watched) -> watched.equals(path) || watched.startsWith(path + "/"));
+	}
+
+	/**
+	 * The watches on the paths {@code counted} accepts, added up over the members: {@code wchp}
+	 * writes each watched path on a line of its own, then its watching sessions indented below it.
+	 */
+	private long watchesOn(Predicate<String> counted) throws IOException {
 		long watches = 0;
 		for (int member : this.ports) {
-			boolean counted = false;
+			boolean counting = false;
 			for (String line : send(member, "wchp").split("\n")) {
 				if (line.isBlank()) {
 					continue;
 				}
 				if (!Character.isWhitespace(line.charAt(0))) {
-					String watched = line.trim();
-					counted = watched.equals(path) || watched.startsWith(path + "/");
+					counting = counted.test(line.trim());
 				}
-				else if (counted) {
+				else if (counting) {
 					watches++;
 				}
 			}
