@@ -1,3 +1,3 @@
 dependencies {
-    implementation("io.zklock:zklock-spring-boot-starter:0.1.0-SNAPSHOT")
+    implementation("io.zklock:zklock-spring-boot-starter:1.0.0-RC1")
 }
