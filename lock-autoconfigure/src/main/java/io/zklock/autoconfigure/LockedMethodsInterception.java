@@ -92,7 +92,7 @@ final class LockedMethodsInterception {
 							+ "beans Spring creates as ordinary beans: a bean that a BeanPostProcessor or "
 							+ "BeanFactoryPostProcessor needs is created before proxies exist (inject it there lazily, "
 							+ "for example through ObjectProvider), and spring.aop.auto=false turns proxies off. "
-							+ "Calls from the same object bypass the proxy too (see the README, self-invocation).",
+							+ "Calls from the same object bypass the proxy too (self-invocation: see docs/usage.md, calls that bypass the proxy).",
 					null);
 		}
 		if (!unreachable.isEmpty()) {

@@ -125,7 +125,7 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor {
 			String action = (only.meant() != null) ? "Rename it to " + only.meant().replaceFirst(" \\(.*\\)$", "") + in
 					+ ", or remove it."
 					: "Rename it to the property you meant" + in
-							+ ", or remove it; every zklock property is listed in zklock's README (Properties).";
+							+ ", or remove it; every zklock property is listed in zklock's docs/configuration.md (Properties).";
 			return new ZkLockStartupException(description, action, null);
 		}
 		List<String> lines = new ArrayList<>();
@@ -135,7 +135,7 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor {
 		return new ZkLockStartupException(
 				"zklock has no properties by these names, so their values would be ignored:\n" + String.join("\n", lines),
 				"Rename each to the property you meant, or remove it; every zklock property is listed in zklock's "
-						+ "README (Properties).",
+						+ "docs/configuration.md (Properties).",
 				null);
 	}
 
