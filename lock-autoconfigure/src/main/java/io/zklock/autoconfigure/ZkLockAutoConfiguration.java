@@ -20,8 +20,9 @@ import org.springframework.core.env.Environment;
  * {@link io.zklock.annotation.DistributedLock} interceptor. Runs after Spring Cloud
  * Zookeeper's auto-configuration, so that its client is reused instead of a second one built,
  * and after Spring Boot's SSL bundles ({@code zklock.zookeeper.ssl.bundle}). A {@code zklock.*}
- * property zklock does not have fails start-up before any bean is created
- * ({@code UnknownPropertiesCheck}).
+ * property zklock does not have, and a {@code zklock.*} value with a placeholder that nothing
+ * resolves, fail start-up before any bean is created ({@code UnknownPropertiesCheck},
+ * {@code UnresolvedPlaceholderCheck}).
  *
  * @author zklock
  */
@@ -36,6 +37,11 @@ public final class ZkLockAutoConfiguration {
 	@Bean
 	static UnknownPropertiesCheck zkLockUnknownPropertiesCheck(Environment environment) {
 		return new UnknownPropertiesCheck(environment);
+	}
+
+	@Bean
+	static UnresolvedPlaceholderCheck zkLockUnresolvedPlaceholderCheck(Environment environment) {
+		return new UnresolvedPlaceholderCheck(environment);
 	}
 
 }
