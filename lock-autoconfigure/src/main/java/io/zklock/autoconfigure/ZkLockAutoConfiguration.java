@@ -20,9 +20,10 @@ import org.springframework.core.env.Environment;
  * {@link io.zklock.annotation.DistributedLock} interceptor. Runs after Spring Cloud
  * Zookeeper's auto-configuration, so that its client is reused instead of a second one built,
  * and after Spring Boot's SSL bundles ({@code zklock.zookeeper.ssl.bundle}). A {@code zklock.*}
- * property zklock does not have, and a {@code zklock.*} value with a placeholder that nothing
- * resolves, fail start-up before any bean is created ({@code UnknownPropertiesCheck},
- * {@code UnresolvedPlaceholderCheck}).
+ * property zklock does not have, a {@code zklock.*} value with a placeholder that nothing
+ * resolves, and a Spring Boot line other than 3.5 and 4.x fail start-up before any bean is
+ * created ({@code UnknownPropertiesCheck}, {@code UnresolvedPlaceholderCheck},
+ * {@code BootLineCheck}).
  *
  * @author zklock
  */
@@ -33,6 +34,11 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(ZkLockProperties.class)
 @Import({ CuratorClientConfiguration.class, LockBeansConfiguration.class, DistributedLockConfiguration.class })
 public final class ZkLockAutoConfiguration {
+
+	@Bean
+	static BootLineCheck zkLockBootLineCheck() {
+		return new BootLineCheck();
+	}
 
 	@Bean
 	static UnknownPropertiesCheck zkLockUnknownPropertiesCheck(Environment environment) {
