@@ -17,6 +17,7 @@ import org.apache.zookeeper.common.PathUtils;
 import org.jspecify.annotations.Nullable;
 
 import io.zklock.lock.Durations;
+import io.zklock.lock.SessionTimeoutCheck;
 
 import org.springframework.boot.logging.LoggingSystem;
 
@@ -27,7 +28,8 @@ import org.springframework.boot.logging.LoggingSystem;
  * leave the log silent for that long); while the client connects, the ZooKeeper client's
  * retry logs are silenced ({@link ClientConnectLogs}), and when the ensemble cannot be reached
  * in time, start-up fails with a message that names the ensemble, what each server did, and
- * the property to change.
+ * the property to change. Each session whose timeout the servers grant otherwise than
+ * {@code zklock.zookeeper.session-timeout} asks is reported in a WARN ({@link SessionTimeoutCheck}).
  */
 final class CuratorClientFactory {
 
@@ -126,6 +128,8 @@ final class CuratorClientFactory {
 				.aclProvider(new LockNodeAclProvider(builder.getNamespace(), this.rootPath));
 		}
 		customizers.forEach((customizer) -> customizer.customize(builder));
+		// around whatever factory a customizer set: a WARN per session the servers grant another timeout
+		SessionTimeoutCheck.install(builder, "zklock.zookeeper.session-timeout");
 		return builder.build();
 	}
 

@@ -20,8 +20,10 @@ import org.springframework.core.env.Environment;
  * {@link io.zklock.annotation.DistributedLock} interceptor. Runs after Spring Cloud
  * Zookeeper's auto-configuration, so that its client is reused instead of a second one built,
  * and after Spring Boot's SSL bundles ({@code zklock.zookeeper.ssl.bundle}). A {@code zklock.*}
- * property zklock does not have fails start-up before any bean is created
- * ({@code UnknownPropertiesCheck}).
+ * property zklock does not have, a {@code zklock.*} value with a placeholder that nothing
+ * resolves, and a Spring Boot line other than 3.5 and 4.x fail start-up before any bean is
+ * created ({@code UnknownPropertiesCheck}, {@code UnresolvedPlaceholderCheck},
+ * {@code BootLineCheck}).
  *
  * @author zklock
  */
@@ -34,8 +36,18 @@ import org.springframework.core.env.Environment;
 public final class ZkLockAutoConfiguration {
 
 	@Bean
+	static BootLineCheck zkLockBootLineCheck() {
+		return new BootLineCheck();
+	}
+
+	@Bean
 	static UnknownPropertiesCheck zkLockUnknownPropertiesCheck(Environment environment) {
 		return new UnknownPropertiesCheck(environment);
+	}
+
+	@Bean
+	static UnresolvedPlaceholderCheck zkLockUnresolvedPlaceholderCheck(Environment environment) {
+		return new UnresolvedPlaceholderCheck(environment);
 	}
 
 }

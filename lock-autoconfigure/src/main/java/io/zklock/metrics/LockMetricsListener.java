@@ -2,6 +2,8 @@ package io.zklock.metrics;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Counter;
@@ -45,6 +47,16 @@ import io.zklock.lock.ReleaseResult;
  * {@link LockMode} ({@code semaphore} for a skipped {@code @DistributedSemaphore} call).
  *
  * <p>
+ * The meters that alerts watch for an increase ({@value #LOST}, {@value #IN_DOUBT},
+ * {@value #HOLD_EXCEEDED} with {@code outcome=held}, {@value #SKIPPED}, {@value #CONFIRMED} and
+ * {@value #ACQUIRE} with {@code outcome=timeout}) are registered at zero for a lock before its first
+ * event ({@link #registerLock}): Prometheus' {@code increase()} and {@code rate()} see nothing of a
+ * series whose first sample is already 1, so {@code increase(zklock_lost_total[5m]) > 0} would miss
+ * a lock's first loss. The auto-configuration registers them for every annotated lock when the
+ * application starts; a lock taken through the API gets them at its first acquire, before it can
+ * be held, lost or put in doubt.
+ *
+ * <p>
  * Thread-safe; recording takes no lock of its own.
  */
 public class LockMetricsListener implements LockListener, SkippedCallListener {
@@ -70,7 +82,23 @@ public class LockMetricsListener implements LockListener, SkippedCallListener {
 	/** Name of the counter of holds that passed a bound. */
 	public static final String HOLD_EXCEEDED = "zklock.hold.exceeded";
 
+	private static final String ACQUIRE_DESCRIPTION = "Time spent acquiring a lock, from queueing to grant, time-out or failure";
+
+	private static final String IN_DOUBT_DESCRIPTION = "Held locks put in doubt by a suspended connection";
+
+	private static final String CONFIRMED_DESCRIPTION = "Time a lock was in doubt before its ownership was confirmed after a reconnect";
+
+	private static final String LOST_DESCRIPTION = "Held locks lost before their release (session expired or ownership unconfirmed)";
+
+	private static final String SKIPPED_DESCRIPTION = "Annotated calls skipped because their lock was busy";
+
+	private static final String HOLD_EXCEEDED_DESCRIPTION = "Holds that passed a bound: their holdAtMost (still held), or the hold after the cancel "
+			+ "of a call whose work's end was not seen (released)";
+
 	private final Supplier<? extends @Nullable MeterRegistry> registry;
+
+	/** The locks whose meters are registered, as {@code lock + '\0' + mode}. */
+	private final Set<String> registered = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * Creates a listener recording into a registry.
@@ -98,16 +126,19 @@ public class LockMetricsListener implements LockListener, SkippedCallListener {
 
 	@Override
 	public void onAcquired(LockTarget lock, long fencingToken, Duration waited) {
+		registerLock(lock.lockName(), lock.mode());
 		recordAcquire(lock, waited, "acquired");
 	}
 
 	@Override
 	public void onTimeout(LockTarget lock, Duration waited) {
+		registerLock(lock.lockName(), lock.mode());
 		recordAcquire(lock, waited, "timeout");
 	}
 
 	@Override
 	public void onFailed(LockTarget lock, Duration waited, Throwable error) {
+		registerLock(lock.lockName(), lock.mode());
 		recordAcquire(lock, waited, "error");
 	}
 
@@ -118,19 +149,17 @@ public class LockMetricsListener implements LockListener, SkippedCallListener {
 
 	@Override
 	public void onInDoubt(LockTarget lock, long fencingToken, Duration heldFor) {
-		count(IN_DOUBT, "Held locks put in doubt by a suspended connection", lock.lockName(), lock.mode());
+		count(IN_DOUBT, IN_DOUBT_DESCRIPTION, lock.lockName(), lock.mode());
 	}
 
 	@Override
 	public void onConfirmed(LockTarget lock, long fencingToken, Duration inDoubtFor) {
-		time(CONFIRMED, "Time a lock was in doubt before its ownership was confirmed after a reconnect", lock,
-				inDoubtFor);
+		time(CONFIRMED, CONFIRMED_DESCRIPTION, lock, inDoubtFor);
 	}
 
 	@Override
 	public void onLost(LockTarget lock, long fencingToken, Duration heldFor) {
-		count(LOST, "Held locks lost before their release (session expired or ownership unconfirmed)",
-				lock.lockName(), lock.mode());
+		count(LOST, LOST_DESCRIPTION, lock.lockName(), lock.mode());
 	}
 
 	@Override
@@ -139,8 +168,7 @@ public class LockMetricsListener implements LockListener, SkippedCallListener {
 		MeterRegistry registry = this.registry.get();
 		if (registry != null) {
 			Counter.builder(HOLD_EXCEEDED)
-				.description("Holds that passed a bound: their holdAtMost (still held), or the hold after the cancel "
-						+ "of a call whose work's end was not seen (released)")
+				.description(HOLD_EXCEEDED_DESCRIPTION)
 				.tags(tags(lock.lockName(), lock.mode()).and("outcome", released ? "released" : "held"))
 				.register(registry)
 				.increment();
@@ -149,14 +177,47 @@ public class LockMetricsListener implements LockListener, SkippedCallListener {
 
 	@Override
 	public void onSkipped(SkippedCall call) {
-		count(SKIPPED, "Annotated calls skipped because their lock was busy", call.lockName(), call.mode());
+		count(SKIPPED, SKIPPED_DESCRIPTION, call.lockName(), call.mode());
+	}
+
+	/**
+	 * Registers at zero the meters of one lock that alerts watch for an increase, unless they
+	 * are registered already: for a lock, {@value #LOST}, {@value #IN_DOUBT}, {@value #SKIPPED},
+	 * {@value #HOLD_EXCEEDED} ({@code outcome=held}), {@value #CONFIRMED} and {@value #ACQUIRE}
+	 * ({@code outcome=timeout}); for a semaphore, {@value #SKIPPED}. Does nothing while there is no
+	 * registry.
+	 * @param lockName the lock's name, the {@code lock} tag ({@link LockTarget#lockName()})
+	 * @param mode the lock's mode, or {@code null} for a {@code @DistributedSemaphore}
+	 */
+	public void registerLock(String lockName, @Nullable LockMode mode) {
+		String key = lockName + '\0' + mode;
+		if (this.registered.contains(key)) {
+			return;
+		}
+		MeterRegistry registry = this.registry.get();
+		if (registry == null) {
+			return;
+		}
+		Tags tags = tags(lockName, mode);
+		Counter.builder(SKIPPED).description(SKIPPED_DESCRIPTION).tags(tags).register(registry);
+		if (mode != null) {
+			Counter.builder(LOST).description(LOST_DESCRIPTION).tags(tags).register(registry);
+			Counter.builder(IN_DOUBT).description(IN_DOUBT_DESCRIPTION).tags(tags).register(registry);
+			Counter.builder(HOLD_EXCEEDED)
+				.description(HOLD_EXCEEDED_DESCRIPTION)
+				.tags(tags.and("outcome", "held"))
+				.register(registry);
+			Timer.builder(CONFIRMED).description(CONFIRMED_DESCRIPTION).tags(tags).register(registry);
+			Timer.builder(ACQUIRE).description(ACQUIRE_DESCRIPTION).tags(tags.and("outcome", "timeout")).register(registry);
+		}
+		this.registered.add(key);
 	}
 
 	private void recordAcquire(LockTarget lock, Duration waited, String outcome) {
 		MeterRegistry registry = this.registry.get();
 		if (registry != null) {
 			Timer.builder(ACQUIRE)
-				.description("Time spent acquiring a lock, from queueing to grant, time-out or failure")
+				.description(ACQUIRE_DESCRIPTION)
 				.tags(tags(lock.lockName(), lock.mode()).and("outcome", outcome))
 				.register(registry)
 				.record(waited);

@@ -3,6 +3,9 @@ package io.zklock.autoconfigure;
 import java.time.Duration;
 import java.util.Arrays;
 
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -89,6 +92,50 @@ class ZkLockStartupFailureTests extends ZkServerTest {
 			.contains("Rename it to zklock.zookeeper.connect-string in \"zklock.zookeper.connect-string\" from property "
 					+ "source \"commandLineArgs\", or remove it.")
 			.doesNotContain("Connecting to the ZooKeeper ensemble");
+		assertNoStackTrace(output);
+	}
+
+	@Test
+	void shouldRefuseAnUnresolvedCredentialsPlaceholderBeforeCreatingTheLockRoot(CapturedOutput output)
+			throws Exception {
+		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=" + server.getConnectString(),
+				"--zklock.root-path=/unresolved-credentials",
+				"--zklock.zookeeper.auth.credentials=${ZK_LOCK_TEST_CREDENTIALS_UNSET}");
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("The value of zklock.zookeeper.auth.credentials (originating from "
+					+ "'\"zklock.zookeeper.auth.credentials\" from property source \"commandLineArgs\"') holds the "
+					+ "placeholder '${ZK_LOCK_TEST_CREDENTIALS_UNSET}', which nothing resolves: zklock would take the "
+					+ "text '${ZK_LOCK_TEST_CREDENTIALS_UNSET}' as the value.")
+			.contains("Set ZK_LOCK_TEST_CREDENTIALS_UNSET (an environment variable or a property) for the application, "
+					+ "or change zklock.zookeeper.auth.credentials in \"zklock.zookeeper.auth.credentials\" from "
+					+ "property source \"commandLineArgs\".")
+			.doesNotContain("Connecting to the ZooKeeper ensemble");
+		try (CuratorFramework client = CuratorFrameworkFactory.newClient(server.getConnectString(),
+				new RetryOneTime(100))) {
+			client.start();
+			assertThat(client.checkExists().forPath("/zklock/unresolved-credentials")).as("lock root").isNull();
+		}
+		assertNoStackTrace(output);
+	}
+
+	@Test
+	void shouldListEveryUnresolvedPlaceholderAndNeverPrintAResolvedCredential(CapturedOutput output) {
+		failToStart(ZkLockConfiguration.class, "--zklock.zookeeper.connect-string=" + server.getConnectString(),
+				"--zklock.zookeeper.auth.credentials=app:s3cret-${ZK_LOCK_TEST_SUFFIX}",
+				"--ZK_LOCK_TEST_SUFFIX=resolved-part", "--zklock.instance-id=${ZK_LOCK_TEST_HOST_UNSET}",
+				"--zklock.root-path=/locks/${ZK_LOCK_TEST_TEAM_UNSET:ops}/${ZK_LOCK_TEST_APP_UNSET}");
+		assertThat(output)
+			.contains("These zklock properties hold placeholders that nothing resolves, so zklock would take their "
+					+ "text as their values:")
+			.contains("- zklock.instance-id (originating from '\"zklock.instance-id\" from property source "
+					+ "\"commandLineArgs\"'): '${ZK_LOCK_TEST_HOST_UNSET}'")
+			.contains("- zklock.root-path (originating from '\"zklock.root-path\" from property source "
+					+ "\"commandLineArgs\"'): '${ZK_LOCK_TEST_APP_UNSET}'")
+			.contains("Set ZK_LOCK_TEST_HOST_UNSET, ZK_LOCK_TEST_APP_UNSET (environment variables or properties) for the "
+					+ "application, or change these properties.")
+			.doesNotContain("zklock.zookeeper.auth.credentials")
+			.doesNotContain("s3cret")
+			.doesNotContain("resolved-part");
 		assertNoStackTrace(output);
 	}
 

@@ -14,6 +14,8 @@ import io.zklock.annotation.OnLockFailure;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.PermitLease;
+import io.zklock.lock.SemaphoreByCurator;
 
 import org.springframework.scheduling.annotation.Scheduled;
 
@@ -183,6 +185,63 @@ final class MigrationSamples {
 			shipments.ship(orderId, fencingToken);
 		}
 		// end::spring-integration-annotation[]
+
+	}
+
+	/** docs/migrating-from-redisson.md. */
+	static class FromRedisson {
+
+		private final ILockByCurator locks;
+
+		private final SemaphoreByCurator semaphores;
+
+		private final Shipments shipments;
+
+		FromRedisson(ILockByCurator locks, SemaphoreByCurator semaphores, Shipments shipments) {
+			this.locks = locks;
+			this.semaphores = semaphores;
+			this.shipments = shipments;
+		}
+
+		public void ship(String orderId) {
+			// tag::redisson-lock[]
+			// zklock: no lease, no watchdog; the lock is held until close(), or until the session ends
+			try (LockHandle lock = locks.tryAcquire("orders/" + orderId, LockMode.EXCLUSIVE, Duration.ofSeconds(5))
+					.orElseThrow(() -> new IllegalStateException("order " + orderId + " is busy"))) {
+				shipments.ship(orderId, lock.fencingToken());   // RFencedLock's token: a zxid here
+			}
+			// end::redisson-lock[]
+		}
+
+		public void readAndWrite(String orderId) {
+			// tag::redisson-read-write[]
+			// zklock
+			try (LockHandle read = locks.acquire("stock/" + orderId, LockMode.READ)) {
+				// readers hold together
+			}
+			try (LockHandle write = locks.acquire("stock/" + orderId, LockMode.WRITE)) {
+				shipments.ship(orderId, write.fencingToken());   // a writer holds alone
+			}
+			// end::redisson-read-write[]
+		}
+
+		public void report() {
+			// tag::redisson-semaphore[]
+			// zklock: 3 permits, the same count in every instance
+			try (PermitLease permit = semaphores.tryAcquire("reports", 3, Duration.ofSeconds(10))
+					.orElseThrow(() -> new IllegalStateException("all 3 report slots are busy"))) {
+				shipments.ship("report", 1);
+			}
+			// end::redisson-semaphore[]
+		}
+
+		// tag::redisson-annotation[]
+		// zklock
+		@DistributedLock(path = "orders", key = "#orderId", waitTime = "5s")
+		public void shipLocked(String orderId) {
+			shipments.ship(orderId, LockContext.currentToken());
+		}
+		// end::redisson-annotation[]
 
 	}
 

@@ -10,6 +10,7 @@ import io.zklock.autoconfigure.ZkServerTest;
 import io.zklock.docs.MigrationSamples.CuratorBefore;
 import io.zklock.docs.MigrationSamples.FromCurator;
 import io.zklock.docs.MigrationSamples.FromLock4j;
+import io.zklock.docs.MigrationSamples.FromRedisson;
 import io.zklock.docs.MigrationSamples.FromShedLock;
 import io.zklock.docs.MigrationSamples.FromSpringIntegration;
 import io.zklock.docs.MigrationSamples.Shipments;
@@ -38,7 +39,8 @@ class MigrationSamplesTests extends ZkServerTest {
 		.withBean(FromCurator.class)
 		.withBean(FromLock4j.class)
 		.withBean(FromShedLock.class)
-		.withBean(FromSpringIntegration.class);
+		.withBean(FromSpringIntegration.class)
+		.withBean(FromRedisson.class);
 
 	@Test
 	void shouldShipTheWaysTheCuratorGuideShows() {
@@ -51,6 +53,24 @@ class MigrationSamplesTests extends ZkServerTest {
 			// Curator's mutex and zklock's lock took the same lock path: /locks/orders/<id>
 			assertThat(context.getBean(CuratorFramework.class).getChildren().forPath("/locks/orders"))
 				.contains("1", "2", "3");
+		});
+	}
+
+	@Test
+	void shouldShipTheWaysTheRedissonGuideShows() {
+		this.contextRunner.run((context) -> {
+			FromRedisson guide = context.getBean(FromRedisson.class);
+			guide.ship("7");
+			guide.readAndWrite("8");
+			guide.report();
+			guide.shipLocked("9");
+			assertThat(context.getBean(Shipments.class).shipped()).hasSize(4)
+				.satisfiesExactly((first) -> assertThat(first).startsWith("7@"),
+						(second) -> assertThat(second).startsWith("8@"),
+						(third) -> assertThat(third).isEqualTo("report@1"),
+						(fourth) -> assertThat(fourth).startsWith("9@"))
+				.allMatch((shipment) -> Long.parseLong(shipment.substring(shipment.indexOf('@') + 1)) > 0);
+			assertThat(context.getBean(ILockByCurator.class).heldLocks()).isEmpty();
 		});
 	}
 

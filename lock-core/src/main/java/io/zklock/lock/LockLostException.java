@@ -4,6 +4,14 @@ package io.zklock.lock;
  * Thrown when work guarded by a lock finished after the lock had been lost or put in doubt
  * (see {@link LockState}), so its result cannot be trusted to have run alone. Fencing tokens
  * let the resources it wrote refuse its writes.
+ *
+ * <p>
+ * <strong>Do not retry the work after this exception unless it is idempotent or fenced.</strong>
+ * It is thrown after the work ran: its writes are done, and while the lock was lost another holder
+ * may have done the same work. Running it again does it twice. Retry only work that is safe to
+ * repeat (idempotent), or whose writes carry the lock's fencing token, so that the resource refuses
+ * a holder older than the newest it has seen (fenced: docs/fencing.md); otherwise treat it as an
+ * incident and check the resource first.
  */
 public class LockLostException extends RuntimeException {
 

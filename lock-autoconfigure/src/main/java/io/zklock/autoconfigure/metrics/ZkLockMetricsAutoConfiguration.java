@@ -9,6 +9,7 @@ import io.zklock.metrics.HeldLocksMeterBinder;
 import io.zklock.metrics.LockMetricsListener;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -21,7 +22,9 @@ import org.springframework.util.function.SingletonSupplier;
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for zklock's Micrometer meters:
  * {@link LockMetricsListener} (acquire and hold timers, lost and skipped counters) and
- * {@link HeldLocksMeterBinder} (held-locks gauge). Needs {@code micrometer-core} and a
+ * {@link HeldLocksMeterBinder} (held-locks gauge). The meters that alerts watch are registered
+ * at zero for every annotated lock once the application's singletons exist
+ * ({@code AnnotatedLockMeters}). Needs {@code micrometer-core} and a
  * {@link MeterRegistry} bean. The same class serves Boot 3.5 and 4: it uses only Micrometer types,
  * and it is ordered after the registry's auto-configuration of either line by name (a name
  * that is not on the classpath is ignored).
@@ -46,6 +49,12 @@ public final class ZkLockMetricsAutoConfiguration {
 	LockMetricsListener zkLockMetricsListener(ObjectProvider<MeterRegistry> meterRegistry) {
 		// looked up at the first event: the engine collects its listeners early
 		return new LockMetricsListener(SingletonSupplier.of(meterRegistry::getIfUnique));
+	}
+
+	@Bean
+	AnnotatedLockMeters zkLockAnnotatedLockMeters(ConfigurableListableBeanFactory beanFactory,
+			LockMetricsListener listener, LockEngine engine) {
+		return new AnnotatedLockMeters(beanFactory, listener, engine.getRootPath());
 	}
 
 	@Bean

@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.curator.test.TestingServer;
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.DistributedSemaphore;
 import io.zklock.annotation.SkippedCall;
 import io.zklock.annotation.SkippedCallListener;
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
@@ -93,6 +96,44 @@ class ZkLockMetricsAutoConfigurationTests {
 			assertThat(registry.get("zklock.held").tags("lock", "orders", "mode", "write").timer().count())
 				.isEqualTo(1);
 			assertThat(registry.get("zklock.locks.held").gauge().value()).isZero();
+		});
+	}
+
+	@Test
+	void shouldRegisterTheMetersAlertsWatchAtZeroWhenTheContextStarts() {
+		this.contextRunner.withUserConfiguration(AnnotatedConfiguration.class).run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			for (String mode : new String[] { "exclusive", "read" }) {
+				Tags tags = Tags.of("lock", "orders", "mode", mode);
+				assertThat(registry.get("zklock.lost").tags(tags).counter().count()).as(mode).isZero();
+				assertThat(registry.get("zklock.in.doubt").tags(tags).counter().count()).as(mode).isZero();
+				assertThat(registry.get("zklock.skipped").tags(tags).counter().count()).as(mode).isZero();
+				assertThat(registry.get("zklock.hold.exceeded").tags(tags.and("outcome", "held")).counter().count())
+					.as(mode)
+					.isZero();
+				assertThat(registry.get("zklock.confirmed").tags(tags).timer().count()).as(mode).isZero();
+				assertThat(registry.get("zklock.acquire").tags(tags.and("outcome", "timeout")).timer().count())
+					.as(mode)
+					.isZero();
+			}
+			assertThat(registry.get("zklock.skipped").tags("lock", "reports", "mode", "semaphore").counter().count())
+				.isZero();
+			assertThat(registry.find("zklock.lost").tag("lock", "reports").counters()).as("a semaphore is never lost")
+				.isEmpty();
+		});
+	}
+
+	@Test
+	void shouldRegisterTheMetersAlertsWatchAtZeroAtALocksFirstAcquire() {
+		this.contextRunner.run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.find("zklock.lost").tag("lock", "invoices").counters()).isEmpty();
+			new ExclusiveLockByCurator(context.getBean(LockEngine.class)).tryAcquire("invoices/7", LockMode.EXCLUSIVE,
+					Duration.ofSeconds(5)).orElseThrow().close();
+			Tags tags = Tags.of("lock", "invoices", "mode", "exclusive"); // named after the first segment
+			assertThat(registry.get("zklock.lost").tags(tags).counter().count()).isZero();
+			assertThat(registry.get("zklock.in.doubt").tags(tags).counter().count()).isZero();
+			assertThat(registry.get("zklock.confirmed").tags(tags).timer().count()).isZero();
 		});
 	}
 
@@ -183,6 +224,32 @@ class ZkLockMetricsAutoConfigurationTests {
 	void shouldNotCreateMetricsWhenZkLockIsDisabled() {
 		this.contextRunner.withPropertyValues("zklock.enabled=false")
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockMetricsListener.class));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class AnnotatedConfiguration {
+
+		@Bean
+		Orders orders() {
+			return new Orders();
+		}
+
+	}
+
+	static class Orders {
+
+		@DistributedLock(path = "orders", key = "#id")
+		public void ship(String id) {
+		}
+
+		@DistributedLock(path = "orders", key = "#id", mode = LockMode.READ)
+		public void show(String id) {
+		}
+
+		@DistributedSemaphore(path = "reports", permits = 2)
+		public void report() {
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
