@@ -45,6 +45,10 @@ public interface ILockByCurator {
 	 * @throws IllegalStateException if the current thread would wait for a lock it holds
 	 * itself: a read-to-write upgrade of a thread-owned hold, or a call-owned request for a
 	 * lock path the thread holds thread-owned
+	 * @throws LockDeadlockException if the request waits without a limit and would close a
+	 * deadlock among this process's threads that none of them can leave; a request with a limit
+	 * (such as {@link Duration#ZERO}) is never failed for one: it runs out, and its time-out names
+	 * the cycle
 	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again), if
 	 * ZooKeeper fails, or if the current thread's thread-owned hold on the path is in doubt
 	 * or lost
@@ -263,6 +267,9 @@ public interface ILockByCurator {
 	 * and reentrant, in {@link LockMode#EXCLUSIVE} mode. {@code lock()} waits through
 	 * interrupts without losing its place in the queue; {@code unlock()} must run on the
 	 * locking thread; {@code newCondition()} throws {@link UnsupportedOperationException}.
+	 * {@code tryLock()} and {@code tryLock(time, unit)} return {@code false} when they cannot
+	 * lock, never throwing {@link LockDeadlockException}; {@code lock()} throws it for a deadlock
+	 * of this process that no thread on it can leave.
 	 * @param path the lock path
 	 * @return a lock view; cheap, create as many as you like
 	 * @throws IllegalArgumentException if the lock path is invalid

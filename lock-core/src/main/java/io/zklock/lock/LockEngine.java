@@ -101,6 +101,8 @@ public final class LockEngine implements AutoCloseable {
 	 * @return the handle, or empty if the wait ran out (its lock node is deleted in the background)
 	 * @throws IllegalArgumentException if the request is {@code null} or its lock path is invalid
 	 * @throws IllegalStateException if the current thread would wait for its own thread-owned hold
+	 * @throws LockDeadlockException if the request has no wait limit and would close a deadlock
+	 * of this process that no thread on it can leave
 	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again), if
 	 * ZooKeeper fails, if the current thread's thread-owned hold is in doubt or lost, or if this
 	 * engine stopped granting ({@link #stopGranting(String)})

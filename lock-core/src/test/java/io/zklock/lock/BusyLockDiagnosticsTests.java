@@ -120,8 +120,9 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 	}
 
 	/**
-	 * x then y on one thread, y then x on another: the acquire that closes the cycle fails at once,
-	 * naming both threads, both locks and where they were acquired; the other goes on.
+	 * x then y on one thread, y then x on another, both without a wait limit: the acquire that
+	 * closes the cycle fails at once, naming both threads, both locks and where they were acquired;
+	 * the other goes on. (Waits with a limit are never failed for a cycle: DeadlockDetectionTests.)
 	 */
 	@Test
 	void shouldFailTheAcquireThatClosesADeadlockAtOnceNamingTheCycle() throws Exception {
@@ -133,7 +134,7 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 			try (LockHandle x = locks.acquire(threadOwned("deadlock/x"))) {
 				bothHold.countDown();
 				bothHold.await();
-				try (LockHandle y = locks.acquire(threadOwned("deadlock/y").waitAtMost(Duration.ofSeconds(60)))) {
+				try (LockHandle y = locks.acquire(threadOwned("deadlock/y"))) {
 					return "granted";
 				}
 			}
@@ -144,7 +145,7 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 				bothHold.countDown();
 				bothHold.await();
 				awaitQueued(observer, "deadlock/y", 2);
-				locks.acquire(threadOwned("deadlock/x").waitAtMost(Duration.ofSeconds(60)));
+				locks.acquire(threadOwned("deadlock/x"));
 				return "granted";
 			}
 			catch (LockDeadlockException ex) {

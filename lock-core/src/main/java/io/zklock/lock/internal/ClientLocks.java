@@ -176,10 +176,10 @@ public final class ClientLocks implements AutoCloseable {
 		}
 		StackTraceElement site = leaks.recordSites() ? AcquisitionSite.capture() : null;
 		Deadline deadline = request.maxWait().map(Deadline::after).orElse(Deadline.never());
-		WaitGraph.Wait wait = this.waits.enter(target, request.owner(), site);
+		WaitGraph.Wait wait = this.waits.enter(target, request.owner(), deadline.isInfinite(), site);
 		LockHold hold;
 		try {
-			checkCycle(wait, request);
+			checkCycle(wait);
 			hold = this.chains.acquire(target, basePath, deadline, request, site, () -> {
 				if (this.refusal != null) {
 					throw refused(target);
@@ -216,12 +216,17 @@ public final class ClientLocks implements AutoCloseable {
 	}
 
 	/**
-	 * Fails an acquire that closes a certain deadlock of this process at once; warns of a likely
-	 * one (through a call-owned hold another thread may release) that an unlimited wait closes.
+	 * Fails an acquire that closes a certain deadlock of this process at once: every wait on the
+	 * cycle, this one included, has no limit, and every hold on it is live and thread-owned. A
+	 * likely one that a wait without a limit closes is logged: at WARN where only another thread's
+	 * release of a call-owned handle, or the loss of a hold in doubt, can end it; at INFO where
+	 * another thread on the cycle waits with a limit (the back-off of a timed acquire, which ends
+	 * when that wait runs out). An acquire with a limit is never failed for a cycle: its time-out
+	 * names it ({@link #explainWait}).
 	 */
-	private void checkCycle(WaitGraph.Wait wait, LockRequest request) {
+	private void checkCycle(WaitGraph.Wait wait) {
 		WaitGraph.Cycle cycle = wait.cycle;
-		if (cycle == null) {
+		if (cycle == null || !wait.unbounded) {
 			return;
 		}
 		String path = LockPaths.escape(wait.target.lockPath());
@@ -231,10 +236,13 @@ public final class ClientLocks implements AutoCloseable {
 					+ wait.thread.getName() + "') at once, since none of these threads can go on: take these locks "
 					+ "in one order everywhere (ILockByCurator.tryAcquireAll takes several in one canonical order)");
 		}
-		if (request.maxWait().isEmpty()) {
-			logger.warn("Likely deadlock in this process: {}. This acquire of the {} lock on '{}' waits without a "
-					+ "limit: unless another thread releases the call-owned handle on the cycle, it never ends.",
-					cycle.describe(), wait.target.mode(), path);
+		String message = "Likely deadlock in this process: {}. This acquire of the {} lock on '{}' waits without a "
+				+ "limit: unless {}, it never ends.";
+		if (cycle.onlyAnotherBoundedWaitLetsGo()) {
+			logger.info(message, cycle.describe(), wait.target.mode(), path, cycle.wayOut());
+		}
+		else {
+			logger.warn(message, cycle.describe(), wait.target.mode(), path, cycle.wayOut());
 		}
 	}
 
@@ -251,12 +259,12 @@ public final class ClientLocks implements AutoCloseable {
 	public Optional<String> explainWait(LockRequest request, String lockPath, String basePath) {
 		LockTarget target = new LockTarget(lockPath, lockPath, request.mode());
 		List<String> parts = new ArrayList<>();
-		WaitGraph.Cycle cycle = this.waits.cycleOf(target, request.owner());
+		// judged as a wait with a limit: it ran out
+		WaitGraph.Cycle cycle = this.waits.cycleOf(target, request.owner(), false);
 		if (cycle != null) {
-			parts.add((cycle.certain() ? "a deadlock in this process: " : "a likely deadlock in this process: ")
-					+ cycle.describe() + (cycle.certain() ? ""
-							: " (unless another thread releases the call-owned handle on the cycle, waiting can only "
-									+ "run out)"));
+			parts.add(cycle.certainButForFirstWait() ? "a deadlock in this process: " + cycle.describe()
+					: "a likely deadlock in this process: " + cycle.describe() + " (unless " + cycle.wayOut()
+							+ ", waiting can only run out)");
 		}
 		else {
 			List<LockHold> local = this.holds.holdsOf(lockPath);
