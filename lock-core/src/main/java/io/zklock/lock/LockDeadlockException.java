@@ -24,7 +24,8 @@ package io.zklock.lock;
  * </ul>
  * A released or lost hold is no part of a cycle at all. So an acquire with a limit, such as
  * {@code tryLock()}, {@code tryLock(time, unit)} or {@code tryAcquire(path, mode, Duration.ZERO)}, is
- * never failed for a cycle: it runs out, and its time-out message names the cycle. An acquire
+ * never failed for a cycle: it runs out, its {@link LockRefusal} has reason
+ * {@link LockRefusal.Reason#DEADLOCK}, and its time-out message names the cycle. An acquire
  * without a limit that closes a likely cycle waits, and the cycle is logged (WARN where only a
  * release by another thread or a loss can end it, INFO where another thread on it waits with a
  * limit). Of two threads that close a certain cycle at the same time, the one that enters its wait

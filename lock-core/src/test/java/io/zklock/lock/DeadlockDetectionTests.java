@@ -3,6 +3,7 @@ package io.zklock.lock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -43,7 +44,7 @@ class DeadlockDetectionTests extends ZkServerTest {
 
 	/**
 	 * Thread U holds A and waits for B with {@code tryLock(3 s)}; thread T holds B and calls
-	 * {@code lock()} on A. T waits, U gives up and unlocks A, T gets A.
+	 * {@code lock()} on A. T waits, U gives up and unlocks A, T gets A; U's refusal names the cycle.
 	 */
 	@Test
 	void shouldLetAnUnboundedWaitGoOnWhenATimedWaitOnTheCycleGivesUp() throws Exception {
@@ -53,17 +54,17 @@ class DeadlockDetectionTests extends ZkServerTest {
 		Lock b = locks.asLock("backoff/b");
 		CountDownLatch uHoldsA = new CountDownLatch(1);
 		CountDownLatch tHoldsB = new CountDownLatch(1);
-		Future<Boolean> u = this.threads.submit(() -> {
+		Future<Optional<LockRefusal>> u = this.threads.submit(() -> {
 			Thread.currentThread().setName("backoff-u");
 			a.lock();
 			try {
 				uHoldsA.countDown();
 				tHoldsB.await();
-				boolean locked = b.tryLock(3, TimeUnit.SECONDS);
-				if (locked) {
+				if (b.tryLock(3, TimeUnit.SECONDS)) {
 					b.unlock();
+					return Optional.empty();
 				}
-				return locked;
+				return locks.lastRefusal();
 			}
 			finally {
 				a.unlock();
@@ -88,14 +89,24 @@ class DeadlockDetectionTests extends ZkServerTest {
 			}
 		});
 		assertThat(t.get(30, TimeUnit.SECONDS)).as("the unbounded lock() on the cycle").isEqualTo("granted");
-		assertThat(u.get(30, TimeUnit.SECONDS)).as("the timed wait that gave up").isFalse();
+		assertThat(u.get(30, TimeUnit.SECONDS)).as("the refusal of the timed wait that gave up")
+			.hasValueSatisfying((refusal) -> {
+				assertThat(refusal.reason()).isEqualTo(LockRefusal.Reason.DEADLOCK);
+				assertThat(refusal.lockPath()).isEqualTo("backoff/b");
+				assertThat(refusal.message())
+					.startsWith("Could not acquire the EXCLUSIVE lock on 'backoff/b' within 3s: it waited for a deadlock "
+							+ "in this process: thread 'backoff-u' waits for the EXCLUSIVE lock on 'backoff/b'")
+					.contains("which thread 'backoff-t' holds (thread-owned)")
+					.contains("thread 'backoff-t' waits for the EXCLUSIVE lock on 'backoff/a'")
+					.contains("which thread 'backoff-u' holds (thread-owned)");
+			});
 	}
 
 	/**
 	 * A zero wait cannot deadlock: on a cycle whose other thread waits without a limit,
 	 * {@code tryLock()} returns {@code false} and {@code tryAcquire(…, Duration.ZERO)} and
-	 * {@code tryAcquireAll(…, Duration.ZERO)} return empty; none throws. {@code tryLock(time, unit)}
-	 * likewise.
+	 * {@code tryAcquireAll(…, Duration.ZERO)} return empty, each with a refusal that says
+	 * {@code DEADLOCK}; none throws. {@code tryLock(time, unit)} likewise.
 	 */
 	@Test
 	void shouldReturnFalseOrEmptyInsteadOfThrowingForACycleOnAWaitWithALimit() throws Exception {
@@ -124,12 +135,17 @@ class DeadlockDetectionTests extends ZkServerTest {
 			awaitQueued(observer, "zero/a", 2);
 
 			assertThat(b.tryLock()).as("tryLock() on the cycle").isFalse();
+			assertDeadlockRefusal(locks, "zero/b");
 			assertThat(b.tryLock(200, TimeUnit.MILLISECONDS)).as("tryLock(200 ms) on the cycle").isFalse();
+			assertDeadlockRefusal(locks, "zero/b");
 			assertThat(locks.tryAcquire("zero/b", LockMode.EXCLUSIVE, Duration.ZERO)).isEmpty();
+			assertDeadlockRefusal(locks, "zero/b");
 			assertThat(locks.tryAcquire(LockRequest.of("zero/b", LockMode.EXCLUSIVE)
 				.ownedBy(HoldOwner.THREAD)
 				.waitAtMost(Duration.ZERO))).isEmpty();
+			assertDeadlockRefusal(locks, "zero/b");
 			assertThat(locks.tryAcquireAll(List.of("zero/b", "zero/c"), LockMode.EXCLUSIVE, Duration.ZERO)).isEmpty();
+			assertDeadlockRefusal(locks, "zero/b");
 		}
 		finally {
 			a.unlock();
@@ -292,6 +308,16 @@ class DeadlockDetectionTests extends ZkServerTest {
 		finally {
 			held.unlock();
 		}
+	}
+
+	private static void assertDeadlockRefusal(ILockByCurator locks, String lockPath) {
+		assertThat(locks.lastRefusal()).hasValueSatisfying((refusal) -> {
+			assertThat(refusal.reason()).isEqualTo(LockRefusal.Reason.DEADLOCK);
+			assertThat(refusal.lockPath()).isEqualTo(lockPath);
+			assertThat(refusal.message()).contains(": it waited for a deadlock in this process: thread '"
+					+ Thread.currentThread().getName() + "' waits for the EXCLUSIVE lock on '" + lockPath + "'")
+				.contains("which thread 'zero-other' holds (thread-owned)");
+		});
 	}
 
 }

@@ -14,6 +14,7 @@ import io.zklock.lock.LockDeadlockException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockPaths;
+import io.zklock.lock.LockRefusal;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockTarget;
 import io.zklock.lock.PermitLease;
@@ -58,7 +59,7 @@ public final class ClientLocks implements AutoCloseable {
 	private final HoldBoundTimer bounds = new HoldBoundTimer(this.listeners);
 
 	/** Why no lock is granted any more, once {@link #stopGranting(String)} was called. */
-	private volatile @Nullable String refusal;
+	private volatile @Nullable String stoppedBecause;
 
 	private volatile LeakDetection leakDetection = LeakDetection.defaults();
 
@@ -118,7 +119,7 @@ public final class ClientLocks implements AutoCloseable {
 	 * @param reason why, for the exception's message, such as "the application is shutting down"
 	 */
 	public void stopGranting(String reason) {
-		this.refusal = reason;
+		this.stoppedBecause = reason;
 	}
 
 	/**
@@ -171,8 +172,8 @@ public final class ClientLocks implements AutoCloseable {
 		}
 		long start = System.nanoTime();
 		this.listeners.acquiring(target);
-		if (this.refusal != null) {
-			throw failed(target, start, refused(target));
+		if (this.stoppedBecause != null) {
+			throw failed(target, start, stoppedGranting(target));
 		}
 		StackTraceElement site = leaks.recordSites() ? AcquisitionSite.capture() : null;
 		Deadline deadline = request.maxWait().map(Deadline::after).orElse(Deadline.never());
@@ -181,8 +182,8 @@ public final class ClientLocks implements AutoCloseable {
 		try {
 			checkCycle(wait);
 			hold = this.chains.acquire(target, basePath, deadline, request, site, () -> {
-				if (this.refusal != null) {
-					throw refused(target);
+				if (this.stoppedBecause != null) {
+					throw stoppedGranting(target);
 				}
 			}, () -> queueFor(target, basePath, deadline, request, site));
 		}
@@ -222,7 +223,7 @@ public final class ClientLocks implements AutoCloseable {
 	 * release of a call-owned handle, or the loss of a hold in doubt, can end it; at INFO where
 	 * another thread on the cycle waits with a limit (the back-off of a timed acquire, which ends
 	 * when that wait runs out). An acquire with a limit is never failed for a cycle: its time-out
-	 * names it ({@link #explainWait}).
+	 * names it ({@link #explain}).
 	 */
 	private void checkCycle(WaitGraph.Wait wait) {
 		WaitGraph.Cycle cycle = wait.cycle;
@@ -257,9 +258,21 @@ public final class ClientLocks implements AutoCloseable {
 	 * @return the explanation, or empty if this process knows nothing of it
 	 */
 	public Optional<String> explainWait(LockRequest request, String lockPath, String basePath) {
+		return Optional.ofNullable(explain(request, lockPath, basePath).waitedFor());
+	}
+
+	/**
+	 * What a wait for {@code request}'s lock path by the current thread that ran out now waited
+	 * for, and so why: the connection, a cycle of this process (its own wait judged as one with a
+	 * limit, since it ran out), the thread's own call-owned hold, or a busy lock.
+	 * @param request the request whose wait ran out
+	 * @param lockPath its lock path, relative to the lock root
+	 * @param basePath the ZooKeeper path of its lock nodes
+	 * @return the reason and the words, read once
+	 */
+	public WaitExplanation explain(LockRequest request, String lockPath, String basePath) {
 		LockTarget target = new LockTarget(lockPath, lockPath, request.mode());
 		List<String> parts = new ArrayList<>();
-		// judged as a wait with a limit: it ran out
 		WaitGraph.Cycle cycle = this.waits.cycleOf(target, request.owner(), false);
 		if (cycle != null) {
 			parts.add(cycle.certainButForFirstWait() ? "a deadlock in this process: " + cycle.describe()
@@ -281,7 +294,18 @@ public final class ClientLocks implements AutoCloseable {
 			}
 		}
 		this.queue.lastBlocker(basePath).ifPresent((seen) -> parts.add(seen.describe()));
-		return parts.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", parts));
+		Instant disconnectedSince = this.guard.disconnectedSince().orElse(null);
+		LockRefusal.Reason reason;
+		if (disconnectedSince != null) {
+			reason = LockRefusal.Reason.NOT_CONNECTED;
+		}
+		else if (cycle == null) {
+			reason = LockRefusal.Reason.BUSY;
+		}
+		else {
+			reason = cycle.ownCallOwnedHold() ? LockRefusal.Reason.OWN_CALL_OWNED_HOLD : LockRefusal.Reason.DEADLOCK;
+		}
+		return new WaitExplanation(reason, disconnectedSince, parts.isEmpty() ? null : String.join("; ", parts));
 	}
 
 	/**
@@ -295,10 +319,10 @@ public final class ClientLocks implements AutoCloseable {
 	 */
 	public Optional<PermitLease> acquirePermit(String path, String basePath, int permits,
 			@Nullable Duration maxWait) {
-		String refused = this.refusal;
-		if (refused != null) {
+		String stopped = this.stoppedBecause;
+		if (stopped != null) {
 			throw new LockAcquisitionException(path,
-					"Not taking a permit of the semaphore '" + path + "' (" + permits + " permits): " + refused);
+					"Not taking a permit of the semaphore '" + path + "' (" + permits + " permits): " + stopped);
 		}
 		return this.permits.acquire(path, basePath, permits, maxWait);
 	}
@@ -317,10 +341,10 @@ public final class ClientLocks implements AutoCloseable {
 			if (node == null) {
 				return null;
 			}
-			if (this.refusal != null) {
+			if (this.stoppedBecause != null) {
 				// granted after granting stopped: the waiter's turn passes on at once
 				this.queue.deleteInBackground(node.nodePath());
-				throw refused(target);
+				throw stoppedGranting(target);
 			}
 			LockHold hold = new LockHold(target, node, request.owner(), Thread.currentThread(), site);
 			if (this.holds.add(hold, node.decidedAt())) {
@@ -369,9 +393,9 @@ public final class ClientLocks implements AutoCloseable {
 		}
 	}
 
-	private LockAcquisitionException refused(LockTarget target) {
+	private LockAcquisitionException stoppedGranting(LockTarget target) {
 		return new LockAcquisitionException(target.lockPath(),
-				"Not acquiring the " + target.mode() + " lock on '" + target.lockPath() + "': " + this.refusal);
+				"Not acquiring the " + target.mode() + " lock on '" + target.lockPath() + "': " + this.stoppedBecause);
 	}
 
 	private LockAcquisitionException failed(LockTarget target, long start, LockAcquisitionException failure) {

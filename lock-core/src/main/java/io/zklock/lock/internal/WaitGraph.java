@@ -198,6 +198,14 @@ final class WaitGraph {
 		}
 
 		/**
+		 * Whether the first waiter waits only for a call-owned hold of its own thread: the thread
+		 * asked again for a lock it holds through a handle that it, or another thread, may release.
+		 */
+		boolean ownCallOwnedHold() {
+			return this.edges.size() == 1 && this.edges.get(0).hold().currentOwner() == HoldOwner.CALL;
+		}
+
+		/**
 		 * What lets a thread on a likely cycle go on, in words that follow "unless", such as
 		 * "another thread releases the call-owned handle on the cycle"; empty for a certain one. The
 		 * first wait's own limit is not named: its waiter knows it.
