@@ -229,6 +229,54 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 		});
 	}
 
+	/**
+	 * A loss listener does not keep its handle reachable: before, the hold's loss callbacks
+	 * referred to the handle, and the engine to the hold, so such a leak was never reported.
+	 */
+	@Test
+	void shouldReportALeakedHandleThatHasALossListener() {
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		leak(locks, LockRequest.of("leaky/listened", LockMode.EXCLUSIVE), true);
+		awaitLeakReport("leaky/listened");
+	}
+
+	/**
+	 * A hold bound does not keep its handle reachable until the bound is due: before, the
+	 * bound's check referred to the handle, so a leak was reported only once it ran, here after
+	 * ten minutes.
+	 */
+	@Test
+	void shouldReportALeakedHandleWithAHoldBoundBeforeTheBoundIsDue() {
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		leak(locks, LockRequest.of("leaky/bounded", LockMode.EXCLUSIVE).holdAtMost(Duration.ofMinutes(10)), false);
+		awaitLeakReport("leaky/bounded");
+	}
+
+	/** Likewise the engine's leak-detection threshold. */
+	@Test
+	void shouldReportALeakedHandleUnderALeakThresholdBeforeItIsDue() {
+		LockEngine engine = new LockEngine(this.clients.newClient(), ROOT);
+		engine.setLeakDetection(LeakDetection.after(Duration.ofMinutes(10)));
+		leak(new ExclusiveLockByCurator(engine), LockRequest.of("leaky/threshold", LockMode.EXCLUSIVE), true);
+		awaitLeakReport("leaky/threshold");
+	}
+
+	/**
+	 * A bound that passes after its handle was collected is still reported, saying that no code
+	 * can release the hold: it has no handle to give a reaction.
+	 */
+	@Test
+	void shouldReportTheBoundOfAHoldWhoseHandleWasCollected() {
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		leak(locks, LockRequest.of("leaky/late-bound", LockMode.EXCLUSIVE).holdAtMost(Duration.ofSeconds(5)), false);
+		awaitLeakReport("leaky/late-bound");
+		await().atMost(AWAIT).until(() -> messages(Level.WARN).stream()
+			.anyMatch((message) -> message.startsWith("The EXCLUSIVE lock on 'leaky/late-bound' (fencing token ")
+					&& message.contains("past its holdAtMost of 5s")
+					&& message.contains("Its handle became unreachable without being released (reported then as a "
+							+ "leak), so no code can release it")));
+	}
+
 	@Test
 	void shouldReportAHoldPastTheLeakDetectionThresholdWithItsHolder() {
 		LockEngine engine = new LockEngine(this.clients.newClient(), ROOT);
@@ -254,6 +302,25 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 	/** Acquires and drops the handle: nothing refers to it once this returns. */
 	private static void leak(ILockByCurator locks) {
 		locks.acquire(LockRequest.of("leaky", LockMode.EXCLUSIVE).ownedBy(HoldOwner.CALL));
+	}
+
+	/** Acquires as {@code request} says, with a loss listener if asked, and drops the handle. */
+	private static void leak(ILockByCurator locks, LockRequest request, boolean lossListener) {
+		LockHandle handle = locks.acquire(request);
+		if (lossListener) {
+			handle.onLost((lost) -> {
+			});
+		}
+	}
+
+	/** Collects garbage until the leak of a handle on {@code lockPath} is reported. */
+	private void awaitLeakReport(String lockPath) {
+		await().atMost(AWAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
+			System.gc();
+			return messages(Level.ERROR).stream()
+				.anyMatch((message) -> message.startsWith("A LockHandle of the EXCLUSIVE lock on '" + lockPath
+						+ "' (fencing token ") && message.contains("became unreachable without being released"));
+		});
 	}
 
 	private List<String> messages(Level level) {
