@@ -204,6 +204,18 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
+	 * The lock nodes this engine holds now that no code can release any more: every handle of each
+	 * became unreachable without being released (a leak, reported at ERROR and to
+	 * {@link LockListener#onLeaked}). They are among {@link #getHeldLocks()}, and stay held until
+	 * this engine closes ({@link #close()} releases them) or the session ends; a graceful shutdown
+	 * need not wait for them. A thread-owned one becomes releasable again if its thread re-enters it.
+	 * @return a snapshot, oldest first
+	 */
+	public List<HeldLock> getLeakedLocks() {
+		return this.locks.leakedLocks();
+	}
+
+	/**
 	 * Registers a listener for the events of all locks of this engine.
 	 * @param listener the listener
 	 * @throws IllegalArgumentException if {@code listener} is {@code null}
@@ -265,8 +277,10 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
-	 * Stops following the client's connection state and timing hold bounds. Held locks stay as
-	 * they are; release them before closing the client.
+	 * Releases the locks no code can release any more ({@link #getLeakedLocks()}: every handle of
+	 * each became unreachable unreleased), each logged at WARN, then stops following the client's
+	 * connection state and timing hold bounds. Other held locks stay as they are; release them
+	 * before closing the client.
 	 */
 	@Override
 	public void close() {

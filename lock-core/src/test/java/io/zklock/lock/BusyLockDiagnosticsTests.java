@@ -277,6 +277,38 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 							+ "leak), so no code can release it")));
 	}
 
+	/**
+	 * A hold whose every handle leaked is known as leaked (listeners told, {@code getLeakedLocks})
+	 * and released when the engine closes, its lock node deleted; a hold with another open handle
+	 * is neither.
+	 */
+	@Test
+	void shouldReleaseALeakedHoldWhenTheEngineCloses() throws Exception {
+		CuratorFramework client = this.clients.newClient();
+		LockEngine engine = new LockEngine(client, ROOT);
+		RecordingListener events = new RecordingListener();
+		engine.addListener(events);
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(engine);
+		leak(locks, LockRequest.of("leaky/closed", LockMode.EXCLUSIVE), false);
+		LockHandle kept = locks.acquire(LockRequest.of("leaky/kept", LockMode.EXCLUSIVE).ownedBy(HoldOwner.THREAD));
+		leak(locks, LockRequest.of("leaky/kept", LockMode.EXCLUSIVE).ownedBy(HoldOwner.THREAD), false);
+		awaitLeakReport("leaky/closed");
+		awaitLeakReport("leaky/kept");
+		assertThat(events.events()).filteredOn((event) -> event.type() == RecordingListener.Type.LEAKED)
+			.extracting((event) -> event.lock().lockPath())
+			.containsExactlyInAnyOrder("leaky/closed", "leaky/kept");
+		assertThat(engine.getLeakedLocks()).extracting(HeldLock::lockPath).containsExactly("leaky/closed");
+		assertThat(ZkTestSupport.lockNodes(client, "leaky/closed")).hasSize(1);
+
+		engine.close();
+		assertThat(ZkTestSupport.lockNodes(client, "leaky/closed")).as("the leaked hold's node").isEmpty();
+		assertThat(engine.getHeldLocks()).extracting(HeldLock::lockPath).containsExactly("leaky/kept");
+		assertThat(messages(Level.WARN)).anyMatch((message) -> message.startsWith("Released the EXCLUSIVE lock on "
+				+ "'leaky/closed' (fencing token ") && message.endsWith(" as the lock engine closes: every handle of it "
+						+ "became unreachable without being released, so no code could release it (RELEASED)"));
+		assertThat(kept.release()).isEqualTo(ReleaseResult.STILL_HELD);
+	}
+
 	@Test
 	void shouldReportAHoldPastTheLeakDetectionThresholdWithItsHolder() {
 		LockEngine engine = new LockEngine(this.clients.newClient(), ROOT);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import io.zklock.lock.Durations;
 import io.zklock.lock.HeldLock;
 import io.zklock.lock.LeakDetection;
 import io.zklock.lock.LocalHandoff;
@@ -18,6 +19,7 @@ import io.zklock.lock.LockRefusal;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockTarget;
 import io.zklock.lock.PermitLease;
+import io.zklock.lock.ReleaseResult;
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -101,11 +103,21 @@ public final class ClientLocks implements AutoCloseable {
 	}
 
 	/**
-	 * Stops following the client's connection state and timing hold bounds. Held locks stay as
-	 * they are.
+	 * Releases the holds no code can release any more (every handle of each became unreachable
+	 * unreleased), logging each at WARN, then stops following the client's connection state and
+	 * timing hold bounds. Other held locks stay as they are.
 	 */
 	@Override
 	public void close() {
+		for (LockHold hold : this.holds.abandoned()) {
+			ReleaseResult result = this.release.releaseAbandoned(hold);
+			if (result != null) {
+				logger.warn("Released the {} lock on '{}' (fencing token {}, held for {}) as the lock engine closes: "
+						+ "every handle of it became unreachable without being released, so no code could release "
+						+ "it ({})", hold.mode(), LockPaths.escape(hold.lockPath()), hold.fencingToken(),
+						Durations.format(hold.heldFor()), result);
+			}
+		}
 		this.namespace.close();
 		this.guard.close();
 		this.bounds.close();
@@ -145,6 +157,15 @@ public final class ClientLocks implements AutoCloseable {
 	 */
 	public List<HeldLock> heldLocks() {
 		return this.holds.snapshot();
+	}
+
+	/**
+	 * The lock nodes held now that no code can release any more: every handle of each became
+	 * unreachable unreleased.
+	 * @return a snapshot, oldest first
+	 */
+	public List<HeldLock> leakedLocks() {
+		return this.holds.abandoned().stream().map(LockHold::snapshot).toList();
 	}
 
 	/**

@@ -56,8 +56,8 @@ final class HoldBreach {
 				+ "may still use it: find what holds the holder up, and release the handle in a finally block.";
 		if (handle == null) {
 			logger.warn("{} Its handle became unreachable without being released (reported then as a leak), so no "
-					+ "code can release it: the lock stays held until the hold's other handles are released or the "
-					+ "session ends.", message);
+					+ "code can release it: the lock stays held until the hold's other handles are released, the "
+					+ "lock engine closes or the session ends.", message);
 			this.listeners.holdExceeded(hold.target(), hold.fencingToken(), heldFor, bound, false);
 			return;
 		}

@@ -39,7 +39,7 @@ final class HoldHandle implements LockHandle {
 	HoldHandle(LockRelease release, LockHold hold) {
 		this.release = release;
 		this.hold = hold;
-		this.leak = new LeakWatch(this, hold);
+		this.leak = new LeakWatch(this, hold, release);
 	}
 
 	@Override
