@@ -2,6 +2,7 @@ package io.zklock.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
@@ -25,7 +26,10 @@ import org.springframework.context.SmartLifecycle;
  * down), releases at once the locks that {@code holdAtLeast} keeps after their work ended (the
  * session's end would take them a moment later anyway), then waits, at most
  * {@code spring.lifecycle.timeout-per-shutdown-phase}, until the locks held by running work are
- * released as that work returns. The Curator client closes after
+ * released as that work returns. It does not wait for a leaked lock (every handle of it became
+ * unreachable without being released, {@link LockEngine#getLeakedLocks()}): no code can release
+ * it, so waiting could only run out; the engine releases it when the context closes it. The Curator
+ * client closes after
  * every lifecycle phase, when the context destroys its beans: closing ends the session, so a lock
  * node still left then (work that outlived the wait, a handle never released) is deleted at
  * once, not a session timeout later.
@@ -84,6 +88,11 @@ final class LockGrantingLifecycle implements SmartLifecycle, DisposableBean {
 				wake();
 			}
 
+			@Override
+			public void onLeaked(LockTarget lock, long fencingToken, Duration heldFor) {
+				wake();
+			}
+
 		});
 	}
 
@@ -102,7 +111,7 @@ final class LockGrantingLifecycle implements SmartLifecycle, DisposableBean {
 	@Override
 	public void stop(Runnable callback) {
 		stopGranting();
-		if (this.engine.getHeldLocks().isEmpty()) {
+		if (awaited().isEmpty()) {
 			this.running = false;
 			callback.run();
 			return;
@@ -142,9 +151,15 @@ final class LockGrantingLifecycle implements SmartLifecycle, DisposableBean {
 		if (this.delayedReleases != null && this.delayedReleases.isRunning()) {
 			this.delayedReleases.stop();
 		}
-		List<HeldLock> held = this.engine.getHeldLocks();
+		List<HeldLock> leaked = this.engine.getLeakedLocks();
+		if (!leaked.isEmpty()) {
+			logger.warn("zklock stopped granting locks; not waiting for " + describe(leaked) + " whose handles "
+					+ "became unreachable without being released (leaked): no code can release them, so the lock "
+					+ "engine releases them when it closes");
+		}
+		List<HeldLock> held = awaited();
 		if (held.isEmpty()) {
-			logger.debug("zklock stopped granting locks; none is held");
+			logger.debug("zklock stopped granting locks; none is held that running work can release");
 		}
 		else {
 			logger.info("zklock stopped granting locks; waiting up to " + this.timeout.toMillis() + " ms for "
@@ -152,14 +167,23 @@ final class LockGrantingLifecycle implements SmartLifecycle, DisposableBean {
 		}
 	}
 
+	/**
+	 * The held locks that running work can still release: the engine's held locks but the leaked
+	 * ones, whose handles nothing can release any more.
+	 */
+	private List<HeldLock> awaited() {
+		Set<String> leaked = this.engine.getLeakedLocks().stream().map(HeldLock::nodePath).collect(Collectors.toSet());
+		return this.engine.getHeldLocks().stream().filter((lock) -> !leaked.contains(lock.nodePath())).toList();
+	}
+
 	private void awaitReleases() {
 		long deadline = System.nanoTime() + this.timeout.toNanos();
 		synchronized (this.released) {
-			while (!this.destroyed && !this.engine.getHeldLocks().isEmpty()) {
+			while (!this.destroyed && !awaited().isEmpty()) {
 				long left = deadline - System.nanoTime();
 				if (left <= 0) {
 					logger.warn("zklock's shutdown wait (spring.lifecycle.timeout-per-shutdown-phase=" + this.timeout
-							+ ") ran out with " + describe(this.engine.getHeldLocks()) + " still held: their "
+							+ ") ran out with " + describe(awaited()) + " still held: their "
 							+ "lock nodes go when the ZooKeeper session closes, while the work under them may "
 							+ "still run");
 					return;

@@ -23,6 +23,7 @@ import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockRefusal;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.SemaphoreByCurator;
@@ -156,6 +157,25 @@ final class ReadmeSamples {
 			// end::without-spring[]
 			client.close();
 			return store.writes.size();
+		}
+
+		/** "Why an acquire returned empty": what the caller does with each reason. */
+		static String tryOnce(ILockByCurator locks, Store store) {
+			// tag::why-empty[]
+			Optional<LockHandle> lock = locks.tryAcquire("orders/42", LockMode.EXCLUSIVE, Duration.ZERO);
+			if (lock.isEmpty()) {
+				LockRefusal refusal = locks.lastRefusal().orElseThrow();   // this thread's last acquire
+				return switch (refusal.reason()) {
+					case BUSY -> "try later";                              // another holder has it
+					case NOT_CONNECTED -> "ensemble out of reach";
+					case DEADLOCK, OWN_CALL_OWNED_HOLD -> refusal.message(); // a bug here: names the cycle
+				};
+			}
+			// end::why-empty[]
+			try (LockHandle held = lock.get()) {
+				store.write("tried once", held.fencingToken());
+				return "acquired";
+			}
 		}
 
 		static SemaphoreByCurator sharedEngine(CuratorFramework client, LockListener myListener) {

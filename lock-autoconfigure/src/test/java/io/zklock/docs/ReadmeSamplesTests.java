@@ -28,8 +28,11 @@ import io.zklock.docs.ReadmeSamples.Reports;
 import io.zklock.docs.ReadmeSamples.Settlement;
 import io.zklock.docs.ReadmeSamples.Shipping;
 import io.zklock.docs.ReadmeSamples.Store;
+import io.zklock.lock.ExclusiveLockByCurator;
+import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
+import io.zklock.lock.LockMode;
 import io.zklock.lock.LockTarget;
 import io.zklock.lock.PermitLease;
 import io.zklock.lock.SemaphoreByCurator;
@@ -84,6 +87,28 @@ class ReadmeSamplesTests extends ZkServerTest {
 	void shouldLockWithoutSpring() throws Exception {
 		Store store = new Store();
 		assertThat(PlainCurator.lockWithoutSpring(server.getConnectString(), new Order("7"), store)).isOne();
+	}
+
+	@Test
+	void shouldSayWhyATryReturnedEmpty() throws Exception {
+		try (CuratorFramework client = CuratorFrameworkFactory.newClient(server.getConnectString(),
+				new RetryOneTime(100));
+				CuratorFramework other = CuratorFrameworkFactory.newClient(server.getConnectString(),
+						new RetryOneTime(100))) {
+			client.start();
+			other.start();
+			ILockByCurator locks = new ExclusiveLockByCurator(client, "/locks");
+			Store store = new Store();
+			try (LockHandle held = new ExclusiveLockByCurator(other, "/locks").acquire("orders/42", LockMode.EXCLUSIVE)) {
+				assertThat(PlainCurator.tryOnce(locks, store)).isEqualTo("try later");
+			}
+			try (LockHandle held = locks.acquire("orders/42", LockMode.EXCLUSIVE)) {
+				assertThat(PlainCurator.tryOnce(locks, store)).startsWith("Could not acquire the EXCLUSIVE lock on "
+						+ "'orders/42' within 0s: it waited for a likely deadlock in this process: thread '"
+						+ Thread.currentThread().getName() + "' waits for the EXCLUSIVE lock on 'orders/42'");
+			}
+			assertThat(PlainCurator.tryOnce(locks, store)).isEqualTo("acquired");
+		}
 	}
 
 	@Test

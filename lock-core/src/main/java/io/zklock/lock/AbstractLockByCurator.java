@@ -43,7 +43,8 @@ public abstract class AbstractLockByCurator implements ILockByCurator {
 	 * Acquires a lock as the request says, and fails if its wait runs out; the failure says
 	 * whether the client was connected when it ran out, and since when it was not
 	 * ({@link LockEngine#disconnectedSince()}), and what it waited for
-	 * ({@link LockEngine#explainWait(LockRequest)}).
+	 * ({@link LockEngine#explainWait(LockRequest)}), in the words of the refusal that
+	 * {@link #lastRefusal()} returns for the same wait.
 	 * @param request the request
 	 * @return the handle
 	 * @throws LockAcquisitionException if the wait ran out, if interrupted, or if ZooKeeper
@@ -51,8 +52,26 @@ public abstract class AbstractLockByCurator implements ILockByCurator {
 	 */
 	@Override
 	public LockHandle acquire(LockRequest request) {
-		return tryAcquire(request).orElseThrow(() -> RequestTimeouts.waitRanOut(request,
-				this.engine.disconnectedSince().orElse(null), explainWait(request)));
+		Optional<LockHandle> handle = tryAcquire(request);
+		if (handle.isPresent()) {
+			return handle.get();
+		}
+		// the refusal read when the wait ran out: the exception and lastRefusal() say the same
+		Optional<LockRefusal> refusal = this.engine.lastRefusal();
+		if (refusal.isPresent()) {
+			throw new LockAcquisitionException(request.path(), refusal.get().message());
+		}
+		throw RequestTimeouts.waitRanOut(request, this.engine.disconnectedSince().orElse(null), explainWait(request));
+	}
+
+	/**
+	 * Why the current thread's most recent acquire through this object's engine returned empty
+	 * ({@link LockEngine#lastRefusal()}): both beans over one engine answer alike.
+	 * @return the refusal, or empty
+	 */
+	@Override
+	public Optional<LockRefusal> lastRefusal() {
+		return this.engine.lastRefusal();
 	}
 
 	@Override

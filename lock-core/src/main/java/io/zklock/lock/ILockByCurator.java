@@ -40,11 +40,15 @@ public interface ILockByCurator {
 	 * Acquires a lock as the request says: the primitive every other method uses.
 	 * @param request the lock path, mode, wait, owner and name
 	 * @return the handle, or empty if the request's wait ran out (no lock node is then left
-	 * behind)
+	 * behind); {@link #lastRefusal()} then says why
 	 * @throws IllegalArgumentException if the lock path is invalid
 	 * @throws IllegalStateException if the current thread would wait for a lock it holds
 	 * itself: a read-to-write upgrade of a thread-owned hold, or a call-owned request for a
 	 * lock path the thread holds thread-owned
+	 * @throws LockDeadlockException if the request waits without a limit and would close a
+	 * deadlock among this process's threads that none of them can leave; a request with a limit
+	 * (such as {@link Duration#ZERO}) is never failed for one: it runs out, and its refusal names
+	 * the cycle
 	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again), if
 	 * ZooKeeper fails, or if the current thread's thread-owned hold on the path is in doubt
 	 * or lost
@@ -127,6 +131,21 @@ public interface ILockByCurator {
 	}
 
 	/**
+	 * Why the current thread's most recent acquire through this object returned empty: its wait
+	 * ran out, and the refusal says what for (another holder, a deadlock of this process, the
+	 * thread's own call-owned hold, no connection) and carries the message {@link #acquire(LockRequest)}
+	 * would have thrown. Read it right after a {@link #tryAcquire} or {@link #tryAcquireAll} that
+	 * returned empty, or a {@link #asLock(String) Lock view}'s {@code tryLock} that returned
+	 * {@code false}, on the same thread: every acquire of the thread replaces it (one that returns a
+	 * lock or throws leaves none). Thread-confined; works the same on virtual threads. zklock's beans
+	 * share it per engine ({@link LockEngine#lastRefusal()}); this default knows nothing.
+	 * @return the refusal, or empty
+	 */
+	default Optional<LockRefusal> lastRefusal() {
+		return Optional.empty();
+	}
+
+	/**
 	 * What an acquire of {@code request}'s lock path by the current thread waits for now, as far
 	 * as this process can tell (who holds it in this process, since when and where it was acquired;
 	 * a deadlock with the thread's own holds; what the lock node it waited for says of its holder),
@@ -145,7 +164,8 @@ public interface ILockByCurator {
 	 * @param path the lock path, such as {@code "orders/42"}
 	 * @param mode the lock mode
 	 * @param wait the longest wait; {@link Duration#ZERO} tries once
-	 * @return the handle, or empty if the wait ran out (no lock node is left behind)
+	 * @return the handle, or empty if the wait ran out (no lock node is left behind);
+	 * {@link #lastRefusal()} then says why
 	 * @throws IllegalArgumentException if the lock path is invalid or the wait negative
 	 * @see #tryAcquire(LockRequest)
 	 */
@@ -231,7 +251,8 @@ public interface ILockByCurator {
 	 * @param paths the lock paths; duplicates count once
 	 * @param mode the mode of every lock
 	 * @param wait the longest wait for all of them together; {@link Duration#ZERO} tries once
-	 * @return the held group, or empty if the wait ran out (nothing is left held)
+	 * @return the held group, or empty if the wait ran out (nothing is left held);
+	 * {@link #lastRefusal()} then names the lock path that was not acquired and why
 	 * @throws IllegalArgumentException if a lock path is invalid, the collection empty or the
 	 * wait negative
 	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails (nothing is left
@@ -248,7 +269,8 @@ public interface ILockByCurator {
 	 * in different orders cannot deadlock. {@code @DistributedLock} takes a call's locks so.
 	 * @param requests the requests, at least one; each lock path once
 	 * @param wait the longest wait for all of them together; {@link Duration#ZERO} tries once
-	 * @return the held group, or empty if the wait ran out (nothing is left held)
+	 * @return the held group, or empty if the wait ran out (nothing is left held);
+	 * {@link #lastRefusal()} then names the lock path that was not acquired and why
 	 * @throws IllegalArgumentException if a lock path is invalid, the list empty or the wait
 	 * negative
 	 * @throws LockAcquisitionException if interrupted or if ZooKeeper fails (nothing is left
@@ -263,6 +285,9 @@ public interface ILockByCurator {
 	 * and reentrant, in {@link LockMode#EXCLUSIVE} mode. {@code lock()} waits through
 	 * interrupts without losing its place in the queue; {@code unlock()} must run on the
 	 * locking thread; {@code newCondition()} throws {@link UnsupportedOperationException}.
+	 * {@code tryLock()} and {@code tryLock(time, unit)} return {@code false} when they cannot
+	 * lock, never throwing {@link LockDeadlockException} (then {@link #lastRefusal()} says why);
+	 * {@code lock()} throws it for a deadlock of this process that no thread on it can leave.
 	 * @param path the lock path
 	 * @return a lock view; cheap, create as many as you like
 	 * @throws IllegalArgumentException if the lock path is invalid

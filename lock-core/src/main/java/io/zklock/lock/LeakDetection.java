@@ -8,10 +8,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * How a {@link LockEngine} looks for leaked locks, in the manner of HikariCP's
  * {@code leakDetectionThreshold} and Netty's {@code ResourceLeakDetector}: a {@link LockHandle}
- * that becomes unreachable while still holding its lock is always reported (an ERROR naming the
- * lock and, where recorded, the place it was acquired: the lock stays held until its session
- * ends, since nothing can release it any more); with a threshold, a hold that lasts longer is
- * reported once (a WARN naming its holder), whether or not its handle is still reachable.
+ * that becomes unreachable while still holding its lock is always reported, when the garbage
+ * collector finds it (an ERROR naming the lock and, where recorded, the place it was acquired, and
+ * {@link LockListener#onLeaked}): nothing can release that handle any more, so the lock stays held
+ * until its other handles are released, the engine closes (which releases a lock whose every
+ * handle leaked, {@link LockEngine#getLeakedLocks()}) or its session ends. A loss listener
+ * ({@link LockHandle#onLost}) or a bound ({@link LockRequest#holdAtMost}, a threshold here) does
+ * not keep a handle reachable, so it does not delay the report. With a threshold, a hold that
+ * lasts longer is reported once (a WARN naming its holder), whether or not its handle is still
+ * reachable.
  *
  * @param recordSites whether each grant records the place it was acquired (the first caller
  * frame outside zklock, Spring and the JDK, with {@link StackWalker}: a few microseconds per

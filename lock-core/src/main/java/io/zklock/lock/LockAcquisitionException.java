@@ -65,14 +65,18 @@ public class LockAcquisitionException extends RuntimeException {
 	 */
 	public static LockAcquisitionException waitRanOut(String lockPath, String message,
 			@Nullable Instant disconnectedSince, @Nullable String waitedFor) {
+		return new LockAcquisitionException(lockPath, waitRanOutMessage(message, disconnectedSince, waitedFor));
+	}
+
+	/** The message of {@link #waitRanOut(String, String, Instant, String)}. */
+	static String waitRanOutMessage(String message, @Nullable Instant disconnectedSince, @Nullable String waitedFor) {
 		if (disconnectedSince == null) {
-			return new LockAcquisitionException(lockPath,
-					(waitedFor != null) ? message + ": it waited for " + waitedFor : message);
+			return (waitedFor != null) ? message + ": it waited for " + waitedFor : message;
 		}
 		long forMillis = Math.max(0, Duration.between(disconnectedSince, Instant.now()).toMillis());
-		return new LockAcquisitionException(lockPath, message + ": the ZooKeeper client was not connected (since "
-				+ disconnectedSince + ", " + forMillis + "ms when the wait ran out): the wait ran out for the "
-				+ "connection, not for the lock's holders. Check that the ensemble can be reached.");
+		return message + ": the ZooKeeper client was not connected (since " + disconnectedSince + ", " + forMillis
+				+ "ms when the wait ran out): the wait ran out for the connection, not for the lock's holders. Check "
+				+ "that the ensemble can be reached.";
 	}
 
 	/**

@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import io.zklock.lock.internal.ClientLocks;
 import io.zklock.lock.internal.LockRoot;
+import io.zklock.lock.internal.WaitExplanation;
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 
@@ -42,6 +43,9 @@ public final class LockEngine implements AutoCloseable {
 	private final LocalHandoff localHandoff;
 
 	private final ClientLocks locks;
+
+	/** Why the current thread's last acquire through this engine returned empty, if it did. */
+	private final ThreadLocal<LockRefusal> lastRefusal = new ThreadLocal<>();
 
 	/**
 	 * Creates an engine whose lock nodes say which host and process hold them
@@ -98,19 +102,44 @@ public final class LockEngine implements AutoCloseable {
 	 * Acquires a lock as the request says; see {@link ILockByCurator#tryAcquire(LockRequest)},
 	 * which delegates here.
 	 * @param request the lock path, mode, wait, owner and name
-	 * @return the handle, or empty if the wait ran out (its lock node is deleted in the background)
+	 * @return the handle, or empty if the wait ran out (its lock node is deleted in the background);
+	 * then {@link #lastRefusal()} says why
 	 * @throws IllegalArgumentException if the request is {@code null} or its lock path is invalid
 	 * @throws IllegalStateException if the current thread would wait for its own thread-owned hold
+	 * @throws LockDeadlockException if the request has no wait limit and would close a deadlock
+	 * of this process that no thread on it can leave
 	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again), if
 	 * ZooKeeper fails, if the current thread's thread-owned hold is in doubt or lost, or if this
 	 * engine stopped granting ({@link #stopGranting(String)})
 	 */
 	public Optional<LockHandle> acquire(LockRequest request) {
+		this.lastRefusal.remove();
 		if (request == null) {
 			throw new IllegalArgumentException("Lock request must not be null; build one with LockRequest.of(path, mode)");
 		}
 		String lockPath = this.root.relative(request.path());
-		return this.locks.acquire(request, lockPath, this.root.zooKeeperPath(lockPath));
+		String basePath = this.root.zooKeeperPath(lockPath);
+		Optional<LockHandle> handle = this.locks.acquire(request, lockPath, basePath);
+		if (handle.isEmpty()) {
+			WaitExplanation why = this.locks.explain(request, lockPath, basePath);
+			this.lastRefusal.set(new LockRefusal(lockPath, request.mode(), why.reason(),
+					RequestTimeouts.message(request, why.disconnectedSince(), why.waitedFor())));
+		}
+		return handle;
+	}
+
+	/**
+	 * Why the current thread's most recent acquire through this engine returned empty: the
+	 * refusal of that acquire, if it returned empty; empty if it returned a lock or threw, or if
+	 * the thread made none. Each acquire of the thread ({@link #acquire(LockRequest)}, and every
+	 * call of {@link ILockByCurator} over this engine that acquires a lock) replaces it, so read it
+	 * right after the acquire that returned empty, on the same thread. Thread-confined: other
+	 * threads' acquires never change it, and a virtual thread has its own like any other.
+	 * @return the refusal, or empty
+	 * @see ILockByCurator#lastRefusal()
+	 */
+	public Optional<LockRefusal> lastRefusal() {
+		return Optional.ofNullable(this.lastRefusal.get());
 	}
 
 	/**
@@ -175,6 +204,18 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
+	 * The lock nodes this engine holds now that no code can release any more: every handle of each
+	 * became unreachable without being released (a leak, reported at ERROR and to
+	 * {@link LockListener#onLeaked}). They are among {@link #getHeldLocks()}, and stay held until
+	 * this engine closes ({@link #close()} releases them) or the session ends; a graceful shutdown
+	 * need not wait for them. A thread-owned one becomes releasable again if its thread re-enters it.
+	 * @return a snapshot, oldest first
+	 */
+	public List<HeldLock> getLeakedLocks() {
+		return this.locks.leakedLocks();
+	}
+
+	/**
 	 * Registers a listener for the events of all locks of this engine.
 	 * @param listener the listener
 	 * @throws IllegalArgumentException if {@code listener} is {@code null}
@@ -236,8 +277,10 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
-	 * Stops following the client's connection state and timing hold bounds. Held locks stay as
-	 * they are; release them before closing the client.
+	 * Releases the locks no code can release any more ({@link #getLeakedLocks()}: every handle of
+	 * each became unreachable unreleased), each logged at WARN, then stops following the client's
+	 * connection state and timing hold bounds. Other held locks stay as they are; release them
+	 * before closing the client.
 	 */
 	@Override
 	public void close() {

@@ -96,7 +96,10 @@ public interface LockHandle extends AutoCloseable {
 	 * Calls {@code listener} each time this lock stops being {@link LockState#HELD} before its
 	 * release: put in doubt by a suspended connection, or lost with the session. Called on a
 	 * Curator thread; keep it short and never block. If the lock is already in doubt or lost,
-	 * the listener is called at once on the calling thread.
+	 * the listener is called at once on the calling thread. The listener does not keep this handle
+	 * reachable (it gets the handle as its argument: do not capture the handle in it), so a handle
+	 * dropped unreleased is still reported as a leak ({@link LeakDetection}); once it is
+	 * unreachable, its listeners are not called any more.
 	 * @param listener receives this handle; read {@link #state()} to tell doubt from loss
 	 * @return a callback that unregisters the listener
 	 */

@@ -8,13 +8,13 @@ import java.time.Duration;
  *
  * <p>
  * {@link #onAcquiring} and its outcome ({@link #onAcquired}, {@link #onTimeout} or
- * {@link #onFailed}) are called on the acquiring thread, in that order; {@link #onReleasing}
- * and then {@link #onReleased} on the releasing thread; {@link #onInDoubt} and {@link #onLost}
- * on the thread that follows the client's connection state, {@link #onConfirmed} on the thread
- * that confirmed ownership. A held lock may go in doubt and back (each {@link #onInDoubt}
- * followed by {@link #onConfirmed}, {@link #onLost} or its release) before it is lost or
- * released. Reentrant acquires and releases of a thread-owned hold are not reported. Keep
- * listeners fast and never block; an exception thrown by a listener is logged and otherwise
+ * {@link #onFailed}) are called on the acquiring thread, in that order; {@link #onReleasing} and
+ * then {@link #onReleased} on the releasing thread; {@link #onInDoubt} and {@link #onLost} on
+ * the thread that follows the client's connection state, {@link #onConfirmed} on the thread that
+ * confirmed ownership, {@link #onLeaked} on the leak detector's thread. A held lock may go in doubt
+ * and back (each {@link #onInDoubt} followed by {@link #onConfirmed}, {@link #onLost} or its
+ * release) before it is lost or released. Reentrant acquires and releases of a thread-owned hold are not reported.
+ * Keep listeners fast and never block; an exception thrown by a listener is logged and otherwise
  * ignored.
  */
 public interface LockListener {
@@ -109,6 +109,20 @@ public interface LockListener {
 	 * @param heldFor how long the lock had been held
 	 */
 	default void onLost(LockTarget lock, long fencingToken, Duration heldFor) {
+	}
+
+	/**
+	 * A handle of a held lock became unreachable without being released (a leak, found by
+	 * {@link LeakDetection}; the engine also logs it at ERROR): no code can release that handle any
+	 * more. The lock stays held until the hold's other handles are released, the engine closes
+	 * ({@link LockEngine#close()} releases a hold whose every handle leaked) or the session ends.
+	 * Called once per leaked handle, on zklock's {@code zklock-leak-detector} thread, some time
+	 * after the handle became unreachable (when the garbage collector finds it).
+	 * @param lock the lock
+	 * @param fencingToken the lock node's fencing token
+	 * @param heldFor how long the lock has been held
+	 */
+	default void onLeaked(LockTarget lock, long fencingToken, Duration heldFor) {
 	}
 
 	/**

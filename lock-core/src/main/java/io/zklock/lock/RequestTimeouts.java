@@ -17,10 +17,19 @@ final class RequestTimeouts {
 
 	static LockAcquisitionException waitRanOut(LockRequest request, @Nullable Instant disconnectedSince,
 			Optional<String> explanation) {
-		return LockAcquisitionException.waitRanOut(request.path(),
+		return new LockAcquisitionException(request.path(),
+				message(request, disconnectedSince, explanation.orElse(null)));
+	}
+
+	/**
+	 * The message of a wait that ran out: what could not be acquired within what wait, then that
+	 * the client was not connected, or what the wait waited for.
+	 */
+	static String message(LockRequest request, @Nullable Instant disconnectedSince, @Nullable String waitedFor) {
+		return LockAcquisitionException.waitRanOutMessage(
 				"Could not acquire the " + request.mode() + " lock on '" + LockPaths.escape(request.path()) + "' within "
 						+ request.maxWait().map(Durations::format).orElse("an unlimited wait"),
-				disconnectedSince, explanation.orElse(null));
+				disconnectedSince, waitedFor);
 	}
 
 }

@@ -14,8 +14,12 @@ import java.util.function.BooleanSupplier;
  * must run on the thread that locked.
  *
  * <p>
- * ZooKeeper failures surface as {@link LockAcquisitionException} (unchecked).
- * {@link #newCondition()} is not supported.
+ * ZooKeeper failures surface as {@link LockAcquisitionException} (unchecked). {@link #tryLock()}
+ * and {@link #tryLock(long, TimeUnit)} keep {@link Lock}'s contract and return {@code false} when
+ * they cannot lock: a cycle of waits of this process is never thrown there as a
+ * {@link LockDeadlockException} (a bounded wait can always give up), and
+ * {@link ILockByCurator#lastRefusal()} says why; {@link #lock()} and {@link #lockInterruptibly()}
+ * throw it for a cycle that no thread on it can leave. {@link #newCondition()} is not supported.
  */
 final class ZooKeeperLock implements Lock {
 

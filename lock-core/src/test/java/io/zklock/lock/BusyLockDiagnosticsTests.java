@@ -120,8 +120,9 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 	}
 
 	/**
-	 * x then y on one thread, y then x on another: the acquire that closes the cycle fails at once,
-	 * naming both threads, both locks and where they were acquired; the other goes on.
+	 * x then y on one thread, y then x on another, both without a wait limit: the acquire that
+	 * closes the cycle fails at once, naming both threads, both locks and where they were acquired;
+	 * the other goes on. (Waits with a limit are never failed for a cycle: DeadlockDetectionTests.)
 	 */
 	@Test
 	void shouldFailTheAcquireThatClosesADeadlockAtOnceNamingTheCycle() throws Exception {
@@ -133,7 +134,7 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 			try (LockHandle x = locks.acquire(threadOwned("deadlock/x"))) {
 				bothHold.countDown();
 				bothHold.await();
-				try (LockHandle y = locks.acquire(threadOwned("deadlock/y").waitAtMost(Duration.ofSeconds(60)))) {
+				try (LockHandle y = locks.acquire(threadOwned("deadlock/y"))) {
 					return "granted";
 				}
 			}
@@ -144,7 +145,7 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 				bothHold.countDown();
 				bothHold.await();
 				awaitQueued(observer, "deadlock/y", 2);
-				locks.acquire(threadOwned("deadlock/x").waitAtMost(Duration.ofSeconds(60)));
+				locks.acquire(threadOwned("deadlock/x"));
 				return "granted";
 			}
 			catch (LockDeadlockException ex) {
@@ -228,6 +229,86 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 		});
 	}
 
+	/**
+	 * A loss listener does not keep its handle reachable: before, the hold's loss callbacks
+	 * referred to the handle, and the engine to the hold, so such a leak was never reported.
+	 */
+	@Test
+	void shouldReportALeakedHandleThatHasALossListener() {
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		leak(locks, LockRequest.of("leaky/listened", LockMode.EXCLUSIVE), true);
+		awaitLeakReport("leaky/listened");
+	}
+
+	/**
+	 * A hold bound does not keep its handle reachable until the bound is due: before, the
+	 * bound's check referred to the handle, so a leak was reported only once it ran, here after
+	 * ten minutes.
+	 */
+	@Test
+	void shouldReportALeakedHandleWithAHoldBoundBeforeTheBoundIsDue() {
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		leak(locks, LockRequest.of("leaky/bounded", LockMode.EXCLUSIVE).holdAtMost(Duration.ofMinutes(10)), false);
+		awaitLeakReport("leaky/bounded");
+	}
+
+	/** Likewise the engine's leak-detection threshold. */
+	@Test
+	void shouldReportALeakedHandleUnderALeakThresholdBeforeItIsDue() {
+		LockEngine engine = new LockEngine(this.clients.newClient(), ROOT);
+		engine.setLeakDetection(LeakDetection.after(Duration.ofMinutes(10)));
+		leak(new ExclusiveLockByCurator(engine), LockRequest.of("leaky/threshold", LockMode.EXCLUSIVE), true);
+		awaitLeakReport("leaky/threshold");
+	}
+
+	/**
+	 * A bound that passes after its handle was collected is still reported, saying that no code
+	 * can release the hold: it has no handle to give a reaction.
+	 */
+	@Test
+	void shouldReportTheBoundOfAHoldWhoseHandleWasCollected() {
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		leak(locks, LockRequest.of("leaky/late-bound", LockMode.EXCLUSIVE).holdAtMost(Duration.ofSeconds(5)), false);
+		awaitLeakReport("leaky/late-bound");
+		await().atMost(AWAIT).until(() -> messages(Level.WARN).stream()
+			.anyMatch((message) -> message.startsWith("The EXCLUSIVE lock on 'leaky/late-bound' (fencing token ")
+					&& message.contains("past its holdAtMost of 5s")
+					&& message.contains("Its handle became unreachable without being released (reported then as a "
+							+ "leak), so no code can release it")));
+	}
+
+	/**
+	 * A hold whose every handle leaked is known as leaked (listeners told, {@code getLeakedLocks})
+	 * and released when the engine closes, its lock node deleted; a hold with another open handle
+	 * is neither.
+	 */
+	@Test
+	void shouldReleaseALeakedHoldWhenTheEngineCloses() throws Exception {
+		CuratorFramework client = this.clients.newClient();
+		LockEngine engine = new LockEngine(client, ROOT);
+		RecordingListener events = new RecordingListener();
+		engine.addListener(events);
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(engine);
+		leak(locks, LockRequest.of("leaky/closed", LockMode.EXCLUSIVE), false);
+		LockHandle kept = locks.acquire(LockRequest.of("leaky/kept", LockMode.EXCLUSIVE).ownedBy(HoldOwner.THREAD));
+		leak(locks, LockRequest.of("leaky/kept", LockMode.EXCLUSIVE).ownedBy(HoldOwner.THREAD), false);
+		awaitLeakReport("leaky/closed");
+		awaitLeakReport("leaky/kept");
+		assertThat(events.events()).filteredOn((event) -> event.type() == RecordingListener.Type.LEAKED)
+			.extracting((event) -> event.lock().lockPath())
+			.containsExactlyInAnyOrder("leaky/closed", "leaky/kept");
+		assertThat(engine.getLeakedLocks()).extracting(HeldLock::lockPath).containsExactly("leaky/closed");
+		assertThat(ZkTestSupport.lockNodes(client, "leaky/closed")).hasSize(1);
+
+		engine.close();
+		assertThat(ZkTestSupport.lockNodes(client, "leaky/closed")).as("the leaked hold's node").isEmpty();
+		assertThat(engine.getHeldLocks()).extracting(HeldLock::lockPath).containsExactly("leaky/kept");
+		assertThat(messages(Level.WARN)).anyMatch((message) -> message.startsWith("Released the EXCLUSIVE lock on "
+				+ "'leaky/closed' (fencing token ") && message.endsWith(" as the lock engine closes: every handle of it "
+						+ "became unreachable without being released, so no code could release it (RELEASED)"));
+		assertThat(kept.release()).isEqualTo(ReleaseResult.STILL_HELD);
+	}
+
 	@Test
 	void shouldReportAHoldPastTheLeakDetectionThresholdWithItsHolder() {
 		LockEngine engine = new LockEngine(this.clients.newClient(), ROOT);
@@ -253,6 +334,25 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 	/** Acquires and drops the handle: nothing refers to it once this returns. */
 	private static void leak(ILockByCurator locks) {
 		locks.acquire(LockRequest.of("leaky", LockMode.EXCLUSIVE).ownedBy(HoldOwner.CALL));
+	}
+
+	/** Acquires as {@code request} says, with a loss listener if asked, and drops the handle. */
+	private static void leak(ILockByCurator locks, LockRequest request, boolean lossListener) {
+		LockHandle handle = locks.acquire(request);
+		if (lossListener) {
+			handle.onLost((lost) -> {
+			});
+		}
+	}
+
+	/** Collects garbage until the leak of a handle on {@code lockPath} is reported. */
+	private void awaitLeakReport(String lockPath) {
+		await().atMost(AWAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
+			System.gc();
+			return messages(Level.ERROR).stream()
+				.anyMatch((message) -> message.startsWith("A LockHandle of the EXCLUSIVE lock on '" + lockPath
+						+ "' (fencing token ") && message.contains("became unreachable without being released"));
+		});
 	}
 
 	private List<String> messages(Level level) {

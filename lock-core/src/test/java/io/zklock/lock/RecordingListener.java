@@ -11,7 +11,7 @@ public final class RecordingListener implements LockListener {
 
 	public enum Type {
 
-		ACQUIRING, ACQUIRED, TIMEOUT, FAILED, RELEASING, RELEASED, IN_DOUBT, CONFIRMED, LOST, HOLD_EXCEEDED
+		ACQUIRING, ACQUIRED, TIMEOUT, FAILED, RELEASING, RELEASED, IN_DOUBT, CONFIRMED, LOST, LEAKED, HOLD_EXCEEDED
 
 	}
 
@@ -53,6 +53,11 @@ public final class RecordingListener implements LockListener {
 	@Override
 	public void onReleasing(LockTarget lock, long fencingToken) {
 		this.events.add(new Event(Type.RELEASING, lock, fencingToken, Duration.ZERO, null, null));
+	}
+
+	@Override
+	public void onLeaked(LockTarget lock, long fencingToken, Duration heldFor) {
+		this.events.add(new Event(Type.LEAKED, lock, fencingToken, heldFor, null, null));
 	}
 
 	@Override

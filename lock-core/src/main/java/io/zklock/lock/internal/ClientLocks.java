@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import io.zklock.lock.Durations;
 import io.zklock.lock.HeldLock;
 import io.zklock.lock.LeakDetection;
 import io.zklock.lock.LocalHandoff;
@@ -14,9 +15,11 @@ import io.zklock.lock.LockDeadlockException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockPaths;
+import io.zklock.lock.LockRefusal;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockTarget;
 import io.zklock.lock.PermitLease;
+import io.zklock.lock.ReleaseResult;
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -58,7 +61,7 @@ public final class ClientLocks implements AutoCloseable {
 	private final HoldBoundTimer bounds = new HoldBoundTimer(this.listeners);
 
 	/** Why no lock is granted any more, once {@link #stopGranting(String)} was called. */
-	private volatile @Nullable String refusal;
+	private volatile @Nullable String stoppedBecause;
 
 	private volatile LeakDetection leakDetection = LeakDetection.defaults();
 
@@ -100,11 +103,21 @@ public final class ClientLocks implements AutoCloseable {
 	}
 
 	/**
-	 * Stops following the client's connection state and timing hold bounds. Held locks stay as
-	 * they are.
+	 * Releases the holds no code can release any more (every handle of each became unreachable
+	 * unreleased), logging each at WARN, then stops following the client's connection state and
+	 * timing hold bounds. Other held locks stay as they are.
 	 */
 	@Override
 	public void close() {
+		for (LockHold hold : this.holds.abandoned()) {
+			ReleaseResult result = this.release.releaseAbandoned(hold);
+			if (result != null) {
+				logger.warn("Released the {} lock on '{}' (fencing token {}, held for {}) as the lock engine closes: "
+						+ "every handle of it became unreachable without being released, so no code could release "
+						+ "it ({})", hold.mode(), LockPaths.escape(hold.lockPath()), hold.fencingToken(),
+						Durations.format(hold.heldFor()), result);
+			}
+		}
 		this.namespace.close();
 		this.guard.close();
 		this.bounds.close();
@@ -118,7 +131,7 @@ public final class ClientLocks implements AutoCloseable {
 	 * @param reason why, for the exception's message, such as "the application is shutting down"
 	 */
 	public void stopGranting(String reason) {
-		this.refusal = reason;
+		this.stoppedBecause = reason;
 	}
 
 	/**
@@ -147,6 +160,15 @@ public final class ClientLocks implements AutoCloseable {
 	}
 
 	/**
+	 * The lock nodes held now that no code can release any more: every handle of each became
+	 * unreachable unreleased.
+	 * @return a snapshot, oldest first
+	 */
+	public List<HeldLock> leakedLocks() {
+		return this.holds.abandoned().stream().map(LockHold::snapshot).toList();
+	}
+
+	/**
 	 * Acquires a lock as the request says, on a lock path already checked against the lock root.
 	 * @param request the request
 	 * @param lockPath its lock path, relative to the lock root
@@ -171,18 +193,18 @@ public final class ClientLocks implements AutoCloseable {
 		}
 		long start = System.nanoTime();
 		this.listeners.acquiring(target);
-		if (this.refusal != null) {
-			throw failed(target, start, refused(target));
+		if (this.stoppedBecause != null) {
+			throw failed(target, start, stoppedGranting(target));
 		}
 		StackTraceElement site = leaks.recordSites() ? AcquisitionSite.capture() : null;
 		Deadline deadline = request.maxWait().map(Deadline::after).orElse(Deadline.never());
-		WaitGraph.Wait wait = this.waits.enter(target, request.owner(), site);
+		WaitGraph.Wait wait = this.waits.enter(target, request.owner(), deadline.isInfinite(), site);
 		LockHold hold;
 		try {
-			checkCycle(wait, request);
+			checkCycle(wait);
 			hold = this.chains.acquire(target, basePath, deadline, request, site, () -> {
-				if (this.refusal != null) {
-					throw refused(target);
+				if (this.stoppedBecause != null) {
+					throw stoppedGranting(target);
 				}
 			}, () -> queueFor(target, basePath, deadline, request, site));
 		}
@@ -216,12 +238,17 @@ public final class ClientLocks implements AutoCloseable {
 	}
 
 	/**
-	 * Fails an acquire that closes a certain deadlock of this process at once; warns of a likely
-	 * one (through a call-owned hold another thread may release) that an unlimited wait closes.
+	 * Fails an acquire that closes a certain deadlock of this process at once: every wait on the
+	 * cycle, this one included, has no limit, and every hold on it is live and thread-owned. A
+	 * likely one that a wait without a limit closes is logged: at WARN where only another thread's
+	 * release of a call-owned handle, or the loss of a hold in doubt, can end it; at INFO where
+	 * another thread on the cycle waits with a limit (the back-off of a timed acquire, which ends
+	 * when that wait runs out). An acquire with a limit is never failed for a cycle: its time-out
+	 * names it ({@link #explain}).
 	 */
-	private void checkCycle(WaitGraph.Wait wait, LockRequest request) {
+	private void checkCycle(WaitGraph.Wait wait) {
 		WaitGraph.Cycle cycle = wait.cycle;
-		if (cycle == null) {
+		if (cycle == null || !wait.unbounded) {
 			return;
 		}
 		String path = LockPaths.escape(wait.target.lockPath());
@@ -231,10 +258,13 @@ public final class ClientLocks implements AutoCloseable {
 					+ wait.thread.getName() + "') at once, since none of these threads can go on: take these locks "
 					+ "in one order everywhere (ILockByCurator.tryAcquireAll takes several in one canonical order)");
 		}
-		if (request.maxWait().isEmpty()) {
-			logger.warn("Likely deadlock in this process: {}. This acquire of the {} lock on '{}' waits without a "
-					+ "limit: unless another thread releases the call-owned handle on the cycle, it never ends.",
-					cycle.describe(), wait.target.mode(), path);
+		String message = "Likely deadlock in this process: {}. This acquire of the {} lock on '{}' waits without a "
+				+ "limit: unless {}, it never ends.";
+		if (cycle.onlyAnotherBoundedWaitLetsGo()) {
+			logger.info(message, cycle.describe(), wait.target.mode(), path, cycle.wayOut());
+		}
+		else {
+			logger.warn(message, cycle.describe(), wait.target.mode(), path, cycle.wayOut());
 		}
 	}
 
@@ -249,14 +279,26 @@ public final class ClientLocks implements AutoCloseable {
 	 * @return the explanation, or empty if this process knows nothing of it
 	 */
 	public Optional<String> explainWait(LockRequest request, String lockPath, String basePath) {
+		return Optional.ofNullable(explain(request, lockPath, basePath).waitedFor());
+	}
+
+	/**
+	 * What a wait for {@code request}'s lock path by the current thread that ran out now waited
+	 * for, and so why: the connection, a cycle of this process (its own wait judged as one with a
+	 * limit, since it ran out), the thread's own call-owned hold, or a busy lock.
+	 * @param request the request whose wait ran out
+	 * @param lockPath its lock path, relative to the lock root
+	 * @param basePath the ZooKeeper path of its lock nodes
+	 * @return the reason and the words, read once
+	 */
+	public WaitExplanation explain(LockRequest request, String lockPath, String basePath) {
 		LockTarget target = new LockTarget(lockPath, lockPath, request.mode());
 		List<String> parts = new ArrayList<>();
-		WaitGraph.Cycle cycle = this.waits.cycleOf(target, request.owner());
+		WaitGraph.Cycle cycle = this.waits.cycleOf(target, request.owner(), false);
 		if (cycle != null) {
-			parts.add((cycle.certain() ? "a deadlock in this process: " : "a likely deadlock in this process: ")
-					+ cycle.describe() + (cycle.certain() ? ""
-							: " (unless another thread releases the call-owned handle on the cycle, waiting can only "
-									+ "run out)"));
+			parts.add(cycle.certainButForFirstWait() ? "a deadlock in this process: " + cycle.describe()
+					: "a likely deadlock in this process: " + cycle.describe() + " (unless " + cycle.wayOut()
+							+ ", waiting can only run out)");
 		}
 		else {
 			List<LockHold> local = this.holds.holdsOf(lockPath);
@@ -273,7 +315,18 @@ public final class ClientLocks implements AutoCloseable {
 			}
 		}
 		this.queue.lastBlocker(basePath).ifPresent((seen) -> parts.add(seen.describe()));
-		return parts.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", parts));
+		Instant disconnectedSince = this.guard.disconnectedSince().orElse(null);
+		LockRefusal.Reason reason;
+		if (disconnectedSince != null) {
+			reason = LockRefusal.Reason.NOT_CONNECTED;
+		}
+		else if (cycle == null) {
+			reason = LockRefusal.Reason.BUSY;
+		}
+		else {
+			reason = cycle.ownCallOwnedHold() ? LockRefusal.Reason.OWN_CALL_OWNED_HOLD : LockRefusal.Reason.DEADLOCK;
+		}
+		return new WaitExplanation(reason, disconnectedSince, parts.isEmpty() ? null : String.join("; ", parts));
 	}
 
 	/**
@@ -287,10 +340,10 @@ public final class ClientLocks implements AutoCloseable {
 	 */
 	public Optional<PermitLease> acquirePermit(String path, String basePath, int permits,
 			@Nullable Duration maxWait) {
-		String refused = this.refusal;
-		if (refused != null) {
+		String stopped = this.stoppedBecause;
+		if (stopped != null) {
 			throw new LockAcquisitionException(path,
-					"Not taking a permit of the semaphore '" + path + "' (" + permits + " permits): " + refused);
+					"Not taking a permit of the semaphore '" + path + "' (" + permits + " permits): " + stopped);
 		}
 		return this.permits.acquire(path, basePath, permits, maxWait);
 	}
@@ -309,10 +362,10 @@ public final class ClientLocks implements AutoCloseable {
 			if (node == null) {
 				return null;
 			}
-			if (this.refusal != null) {
+			if (this.stoppedBecause != null) {
 				// granted after granting stopped: the waiter's turn passes on at once
 				this.queue.deleteInBackground(node.nodePath());
-				throw refused(target);
+				throw stoppedGranting(target);
 			}
 			LockHold hold = new LockHold(target, node, request.owner(), Thread.currentThread(), site);
 			if (this.holds.add(hold, node.decidedAt())) {
@@ -361,9 +414,9 @@ public final class ClientLocks implements AutoCloseable {
 		}
 	}
 
-	private LockAcquisitionException refused(LockTarget target) {
+	private LockAcquisitionException stoppedGranting(LockTarget target) {
 		return new LockAcquisitionException(target.lockPath(),
-				"Not acquiring the " + target.mode() + " lock on '" + target.lockPath() + "': " + this.refusal);
+				"Not acquiring the " + target.mode() + " lock on '" + target.lockPath() + "': " + this.stoppedBecause);
 	}
 
 	private LockAcquisitionException failed(LockTarget target, long start, LockAcquisitionException failure) {

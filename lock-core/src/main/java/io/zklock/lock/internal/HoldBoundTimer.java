@@ -1,5 +1,6 @@
 package io.zklock.lock.internal;
 
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -18,7 +19,9 @@ import org.jspecify.annotations.Nullable;
  * A check that finds its handle still unreleased reports the breach ({@link HoldBreach}), or hands
  * it to the request's {@link HoldExceededReaction}; a handle without a bound is checked against the
  * engine's leak-detection threshold, if set, and reported once past it. Nothing here ever releases
- * a lock. Releasing the handle cancels its check. Thread-safe.
+ * a lock. Releasing the handle cancels its check; a check reaches its handle only weakly, so that a
+ * handle dropped unreleased is collected and reported at once ({@link LeakWatch}), not only once
+ * its check is due. Thread-safe.
  */
 final class HoldBoundTimer implements AutoCloseable {
 
@@ -51,15 +54,18 @@ final class HoldBoundTimer implements AutoCloseable {
 	 */
 	HoldHandle watch(HoldHandle handle, LockHold hold, LockRequest request, @Nullable Duration leakThreshold) {
 		Duration bound = request.maxHold().orElse(null);
+		// the check waits on this timer's queue, which the engine keeps: it must not keep the
+		// handle reachable, or a handle dropped unreleased is reported only once it is due
+		WeakReference<HoldHandle> weakHandle = new WeakReference<>(handle);
 		Runnable report;
 		Duration due;
 		if (bound != null) {
 			HoldExceededReaction reaction = request.holdExceededReaction().orElse(null);
-			report = () -> this.breach.report(handle, hold, bound, reaction);
+			report = () -> this.breach.report(weakHandle.get(), hold, bound, reaction);
 			due = bound;
 		}
 		else if (leakThreshold != null) {
-			report = () -> this.breach.reportLongHold(handle, hold, leakThreshold);
+			report = () -> this.breach.reportLongHold(weakHandle.get(), hold, leakThreshold);
 			due = leakThreshold;
 		}
 		else {

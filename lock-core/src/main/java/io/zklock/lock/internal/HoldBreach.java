@@ -33,15 +33,17 @@ final class HoldBreach {
 	/**
 	 * The bound of a handle passed: reports it unless the handle was released meanwhile; with a
 	 * reaction of the holder's, the reaction speaks instead of the WARN and says whether the
-	 * listeners are told.
+	 * listeners are told. A handle that was collected unreleased (a leak, reported when it was
+	 * collected) has no reaction to hand it to: the WARN says so.
+	 * @param handle the handle, or {@code null} if it was collected
 	 */
-	void report(LockHandle handle, LockHold hold, Duration bound, @Nullable HoldExceededReaction reaction) {
-		LockState state = handle.state();
+	void report(@Nullable LockHandle handle, LockHold hold, Duration bound, @Nullable HoldExceededReaction reaction) {
+		LockState state = (handle != null) ? handle.state() : hold.state();
 		if (state == LockState.RELEASED) {
 			return;
 		}
 		Duration heldFor = hold.heldFor();
-		if (reaction != null) {
+		if (reaction != null && handle != null) {
 			if (react(reaction, handle, hold, heldFor, bound)) {
 				this.listeners.holdExceeded(hold.target(), hold.fencingToken(), heldFor, bound, false);
 			}
@@ -52,6 +54,13 @@ final class HoldBreach {
 				+ Durations.format(bound) + ((state != LockState.HELD) ? " (it is " + state + " now)" : "")
 				+ ". zklock keeps it until its handle is released, since a lock is never released while its holder "
 				+ "may still use it: find what holds the holder up, and release the handle in a finally block.";
+		if (handle == null) {
+			logger.warn("{} Its handle became unreachable without being released (reported then as a leak), so no "
+					+ "code can release it: the lock stays held until the hold's other handles are released, the "
+					+ "lock engine closes or the session ends.", message);
+			this.listeners.holdExceeded(hold.target(), hold.fencingToken(), heldFor, bound, false);
+			return;
+		}
 		Thread holder = hold.holderThread();
 		if (handle.owner() == HoldOwner.THREAD && holder.isAlive()) {
 			HolderStack trace = new HolderStack(
@@ -74,9 +83,10 @@ final class HoldBreach {
 	 * A hold without a bound lasted past the engine's leak-detection threshold: a WARN that names
 	 * its holder (with the holder thread's stack where the hold is thread-owned), unless the handle
 	 * was released meanwhile. The lock stays held; the listeners are not told (no bound was set).
+	 * @param handle the handle, or {@code null} if it was collected (a leak, reported then)
 	 */
-	void reportLongHold(LockHandle handle, LockHold hold, Duration threshold) {
-		LockState state = handle.state();
+	void reportLongHold(@Nullable LockHandle handle, LockHold hold, Duration threshold) {
+		LockState state = (handle != null) ? handle.state() : hold.state();
 		if (state == LockState.RELEASED) {
 			return;
 		}

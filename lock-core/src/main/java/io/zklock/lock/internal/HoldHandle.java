@@ -1,5 +1,6 @@
 package io.zklock.lock.internal;
 
+import java.lang.ref.WeakReference;
 import java.time.Instant;
 import java.util.function.Consumer;
 
@@ -12,7 +13,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link LockHandle} over one entry of a {@link LockHold}; releasing it counts the hold down
- * once. A thread-owned entry may be detached from its thread first.
+ * once. A thread-owned entry may be detached from its thread first. Nothing of the engine refers
+ * to a handle strongly (its loss listeners and its hold-bound check reach it weakly), so a handle
+ * its caller dropped unreleased is collected and reported ({@link LeakWatch}).
  */
 final class HoldHandle implements LockHandle {
 
@@ -36,7 +39,7 @@ final class HoldHandle implements LockHandle {
 	HoldHandle(LockRelease release, LockHold hold) {
 		this.release = release;
 		this.hold = hold;
-		this.leak = new LeakWatch(this, hold);
+		this.leak = new LeakWatch(this, hold, release);
 	}
 
 	@Override
@@ -89,11 +92,20 @@ final class HoldHandle implements LockHandle {
 		if (listener == null) {
 			throw new IllegalArgumentException("Lock-loss listener of '" + lockPath() + "' must not be null");
 		}
-		Runnable callback = () -> listener.accept(this);
+		// the hold outlives an unreachable handle (it is the engine's): it refers to the handle
+		// weakly, so that a handle dropped with a listener is still collected and reported
+		WeakReference<HoldHandle> self = new WeakReference<>(this);
+		Runnable callback = () -> {
+			HoldHandle handle = self.get();
+			if (handle != null) {
+				listener.accept(handle);
+			}
+		};
 		if (!this.hold.addLossCallback(callback) && !this.released) {
 			callback.run();
 		}
-		return () -> this.hold.removeLossCallback(callback);
+		LockHold hold = this.hold;
+		return () -> hold.removeLossCallback(callback);
 	}
 
 	@Override

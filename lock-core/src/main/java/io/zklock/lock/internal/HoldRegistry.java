@@ -88,6 +88,18 @@ final class HoldRegistry {
 		});
 	}
 
+	/** The holds no code can release any more ({@link LockHold#isAbandoned()}), oldest first. */
+	List<LockHold> abandoned() {
+		List<LockHold> abandoned = new ArrayList<>();
+		for (GuardedHold hold : this.guard.holds()) {
+			if (hold instanceof LockHold lock && lock.isAbandoned()) {
+				abandoned.add(lock);
+			}
+		}
+		abandoned.sort(Comparator.comparing(LockHold::acquiredAt));
+		return abandoned;
+	}
+
 	/** Snapshots of the lock holds, oldest first. */
 	List<HeldLock> snapshot() {
 		List<HeldLock> held = new ArrayList<>();

@@ -11,10 +11,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Reports a {@link HoldHandle} that became unreachable while its hold was not released (Netty's
  * {@code ResourceLeakDetector} in spirit): nothing can release that handle any more, so the lock
- * stays held until the hold's other handles are released or its session ends. An ERROR on this
- * class's logger names the lock, the thread that acquired it and, if recorded, where. The handles of
- * every engine share one {@link Cleaner} and its daemon thread {@code zklock-leak-detector}; a
- * handle's watch costs one registration, ended by its release. Thread-safe.
+ * stays held until the hold's other handles are released, the engine closes or its session ends. An ERROR on this
+ * class's logger names the lock, the thread that acquired it and, if recorded, where; the hold
+ * counts the leaked entry (a hold whose every open entry leaked can never be released by the
+ * application: shutdown does not wait for it, and the engine releases it when it closes) and the
+ * engine's listeners are told ({@code LockListener.onLeaked}). The handles of every engine share one
+ * {@link Cleaner} and its daemon thread {@code zklock-leak-detector}; a handle's watch costs one
+ * registration, ended by its release. Thread-safe.
  */
 final class LeakWatch {
 
@@ -30,9 +33,12 @@ final class LeakWatch {
 
 	private final Cleaner.Cleanable cleanable;
 
-	/** Watches {@code handle}, an entry of {@code hold}; the report must not reach the handle. */
-	LeakWatch(Object handle, LockHold hold) {
-		this.cleanable = cleaner.register(handle, new Report(hold, this.released));
+	/**
+	 * Watches {@code handle}, an entry of {@code hold}; the report must not reach the handle.
+	 * @param release counts the leaked entry on the hold and tells the listeners
+	 */
+	LeakWatch(Object handle, LockHold hold, LockRelease release) {
+		this.cleanable = cleaner.register(handle, new Report(hold, release, this.released));
 	}
 
 	/** The handle was released: no report, ever. */
@@ -42,17 +48,18 @@ final class LeakWatch {
 	}
 
 	/** Runs once, on the detector's thread when the handle became unreachable, or at its release. */
-	private record Report(LockHold hold, AtomicBoolean released) implements Runnable {
+	private record Report(LockHold hold, LockRelease release, AtomicBoolean released) implements Runnable {
 
 		@Override
 		public void run() {
 			if (this.released.get() || this.hold.state() == LockState.RELEASED) {
 				return;
 			}
+			this.release.leaked(this.hold);
 			logger.error("A LockHandle of the {} lock on '{}' (fencing token {}) became unreachable without being "
 					+ "released: no code can release that handle any more, so the lock stays held until the hold's "
-					+ "other handles are released or its session ends. {}. Release every handle, in a finally block or "
-					+ "with try-with-resources.", this.hold.mode(), LockPaths.escape(this.hold.lockPath()),
+					+ "other handles are released, the lock engine closes or its session ends. {}. Release every "
+					+ "handle, in a finally block or with try-with-resources.", this.hold.mode(), LockPaths.escape(this.hold.lockPath()),
 					this.hold.fencingToken(), capitalized(this.hold.describeHolder()));
 		}
 

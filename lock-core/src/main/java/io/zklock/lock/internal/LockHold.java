@@ -50,6 +50,12 @@ final class LockHold implements GuardedHold {
 	/** Open handles detached from the holder thread, released later from any thread. */
 	private int detachedEntries;
 
+	/**
+	 * Open entries whose handles became unreachable unreleased ({@link LeakWatch}): no code can
+	 * release them any more. Counted among the entries above.
+	 */
+	private int leakedEntries;
+
 	private boolean released;
 
 	private LockState state = LockState.HELD;
@@ -179,6 +185,41 @@ final class LockHold implements GuardedHold {
 			return Exit.LAST;
 		}
 		return (this.entries == 0 && !detached) ? Exit.LEFT_THREAD : Exit.STILL_HELD;
+	}
+
+	/**
+	 * Counts one entry whose handle became unreachable unreleased.
+	 * @return {@code false} if the hold was released meanwhile (nothing is counted)
+	 */
+	synchronized boolean leak() {
+		if (this.released) {
+			return false;
+		}
+		this.leakedEntries++;
+		return true;
+	}
+
+	/**
+	 * Whether no code can release this hold any more: it is not released, and the handle of every
+	 * open entry became unreachable unreleased. A reentrant acquire of its thread, which opens a new
+	 * entry, makes it releasable again.
+	 */
+	synchronized boolean isAbandoned() {
+		return !this.released && this.leakedEntries > 0 && this.leakedEntries >= this.entries + this.detachedEntries;
+	}
+
+	/**
+	 * Ends an abandoned hold at once, as the last release would: for the engine's close, which
+	 * releases what no code can release any more.
+	 * @return {@code true} if it was abandoned and is now released; {@code false} if it was not
+	 * abandoned (then nothing changes)
+	 */
+	synchronized boolean releaseAbandoned() {
+		if (!isAbandoned()) {
+			return false;
+		}
+		this.released = true;
+		return true;
 	}
 
 	/**

@@ -64,6 +64,10 @@ final class LockListeners {
 		publish(lock, "onLost", (listener) -> listener.onLost(lock, fencingToken, heldFor));
 	}
 
+	void leaked(LockTarget lock, long fencingToken, Duration heldFor) {
+		publish(lock, "onLeaked", (listener) -> listener.onLeaked(lock, fencingToken, heldFor));
+	}
+
 	void holdExceeded(LockTarget lock, long fencingToken, Duration heldFor, Duration bound, boolean released) {
 		publish(lock, "onHoldExceeded",
 				(listener) -> listener.onHoldExceeded(lock, fencingToken, heldFor, bound, released));

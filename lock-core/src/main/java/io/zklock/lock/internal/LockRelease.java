@@ -2,6 +2,7 @@ package io.zklock.lock.internal;
 
 import io.zklock.lock.LockState;
 import io.zklock.lock.ReleaseResult;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What releasing a {@link HoldHandle} does to its {@link LockHold}: counts one entry down and,
@@ -33,7 +34,6 @@ final class LockRelease {
 	 */
 	ReleaseResult release(LockHold hold, boolean detached) {
 		LockState before = hold.state();
-		boolean lost = before == LockState.LOST;
 		LockHold.Exit exit = hold.exit(detached);
 		if (exit == LockHold.Exit.LEFT_THREAD) {
 			this.holds.leaveThread(hold);
@@ -41,6 +41,36 @@ final class LockRelease {
 		if (exit != LockHold.Exit.LAST) {
 			return ReleaseResult.STILL_HELD;
 		}
+		return deleteNode(hold, before);
+	}
+
+	/**
+	 * Counts one entry of {@code hold} whose handle became unreachable unreleased, and tells the
+	 * listeners; called on the leak detector's thread.
+	 */
+	void leaked(LockHold hold) {
+		if (hold.leak()) {
+			this.listeners.leaked(hold.target(), hold.fencingToken(), hold.heldFor());
+		}
+	}
+
+	/**
+	 * Releases a hold that no code can release any more (every open entry's handle became
+	 * unreachable unreleased), as its last release would have.
+	 * @return what the release found, or {@code null} if the hold was not abandoned (a handle of
+	 * it is open, or it was released meanwhile)
+	 */
+	@Nullable ReleaseResult releaseAbandoned(LockHold hold) {
+		LockState before = hold.state();
+		if (!hold.releaseAbandoned()) {
+			return null;
+		}
+		return deleteNode(hold, before);
+	}
+
+	/** The last entry of {@code hold} went: unregisters it and deletes (or hands on) its node. */
+	private ReleaseResult deleteNode(LockHold hold, LockState before) {
+		boolean lost = before == LockState.LOST;
 		this.listeners.releasing(hold.target(), hold.fencingToken());
 		this.holds.remove(hold);
 		// a local waiter next in line is handed the node instead (LocalChains), once this release is reported

@@ -9,18 +9,35 @@ import java.util.Set;
 
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockPaths;
+import io.zklock.lock.LockState;
 import io.zklock.lock.LockTarget;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Who waits for what among the acquires of one engine, and the cycles they close: thread T waits
  * for a lock path that a hold of thread U covers, U waits for one a hold of T covers (the JVM's
- * {@code ThreadMXBean.findDeadlockedThreads} does the same for monitors). An edge through a
- * thread-owned hold is certain: only its thread releases it, and that thread waits. An edge through
- * a call-owned hold is not: another thread may release it (an asynchronous callback, say), so a
- * cycle with one is a likely deadlock, not a certain one. Holds of other processes are not seen;
- * they never make a cycle of this process any less certain. Thread-safe: waiters enter and leave
- * under this object's monitor, so of two threads that close a cycle together the second sees it.
+ * {@code ThreadMXBean.findDeadlockedThreads} does the same for monitors).
+ *
+ * <p>
+ * A cycle is <em>certain</em>, none of its threads can go on, only when every wait on it has no
+ * limit and every hold on it is a live thread-owned hold: {@link LockState#HELD}, owned by its
+ * thread (only that thread releases it, and that thread waits). Anything else on the cycle lets a
+ * thread go on, so the cycle is only <em>likely</em>: a wait with a limit gives up when it runs out
+ * (and its thread may then release what it holds: the classic back-off); a call-owned hold may be
+ * released by another thread (an asynchronous callback, say); a hold in doubt may turn out lost,
+ * and its lock node go with its session. A hold that is released or lost (its lock node gone, or
+ * going with its session) blocks nobody and is no edge at all. Holds of other processes are not
+ * seen; they never make a cycle of this process any less certain.
+ *
+ * <p>
+ * Thread-safe: waiters enter and leave under this object's monitor, so of two threads that close
+ * a cycle together the second sees it; a thread registers its holds before it enters a wait, so
+ * the thread that enters last sees every hold and every other wait of the cycle. A cycle can
+ * become certain only when a wait enters (a bounded wait that ran out is followed by an unbounded
+ * one, say), and that entering acquire is then the one that fails; the one exception is a hold in
+ * doubt confirmed while the cycle stands, which is then never failed (its waits were warned of
+ * when they entered).
  */
 final class WaitGraph {
 
@@ -35,12 +52,13 @@ final class WaitGraph {
 
 	/**
 	 * The current thread starts waiting for {@code target}.
+	 * @param unbounded whether the wait has no limit
 	 * @param site where it waits from, if recorded
 	 * @return its wait, with the cycle it closes, if any; leave it with {@link #leave(Wait)}
 	 */
-	synchronized Wait enter(LockTarget target, HoldOwner owner, @Nullable StackTraceElement site) {
+	synchronized Wait enter(LockTarget target, HoldOwner owner, boolean unbounded, @Nullable StackTraceElement site) {
 		Thread self = Thread.currentThread();
-		Wait wait = new Wait(self, target, owner, site);
+		Wait wait = new Wait(self, target, owner, unbounded, site);
 		this.waits.put(self, wait);
 		wait.cycle = cycleFrom(wait);
 		return wait;
@@ -52,37 +70,59 @@ final class WaitGraph {
 	}
 
 	/**
-	 * The cycle an acquire of {@code target} by the current thread would close now, for a time-out
-	 * message: the thread need not be waiting any more.
+	 * The cycle an acquire of {@code target} by the current thread would close now, for the
+	 * message of a wait that ran out: the thread need not be waiting any more.
+	 * @param unbounded whether to judge the acquire's own wait as one without a limit
 	 */
-	synchronized @Nullable Cycle cycleOf(LockTarget target, HoldOwner owner) {
-		return cycleFrom(new Wait(Thread.currentThread(), target, owner, null));
+	synchronized @Nullable Cycle cycleOf(LockTarget target, HoldOwner owner, boolean unbounded) {
+		return cycleFrom(new Wait(Thread.currentThread(), target, owner, unbounded, null));
 	}
 
-	/** Depth-first over the holds that block each wait, back to the first waiter's thread. */
+	/**
+	 * Depth-first over the holds that block each wait, back to the first waiter's thread: first
+	 * along edges that only their holder thread can end (every hold live and thread-owned, every
+	 * wait after the first without a limit), then along any edge, so that a certain cycle is found
+	 * where one exists, even beside a likely one through the same waits. Each pass visits each
+	 * waiting thread once.
+	 */
 	private @Nullable Cycle cycleFrom(Wait first) {
 		List<Edge> path = new ArrayList<>();
-		Set<Thread> visited = new HashSet<>();
-		return search(first, first.thread, path, visited) ? new Cycle(List.copyOf(path)) : null;
+		if (search(first, first.thread, path, new HashSet<>(), true)) {
+			return new Cycle(List.copyOf(path));
+		}
+		path.clear();
+		return search(first, first.thread, path, new HashSet<>(), false) ? new Cycle(List.copyOf(path)) : null;
 	}
 
-	private boolean search(Wait wait, Thread origin, List<Edge> path, Set<Thread> visited) {
+	private boolean search(Wait wait, Thread origin, List<Edge> path, Set<Thread> visited, boolean certainOnly) {
 		for (LockHold hold : this.holds.holdsOf(wait.target.lockPath())) {
-			if (!excludes(wait.target.mode(), hold.mode()) || hold.state() == io.zklock.lock.LockState.RELEASED) {
+			if (!excludes(wait.target.mode(), hold.mode()) || !blocks(hold.state())) {
+				continue;
+			}
+			Edge edge = new Edge(wait, hold);
+			if (certainOnly && !(path.isEmpty() ? edge.holdCertain() : edge.certain())) {
 				continue;
 			}
 			Thread holder = hold.holderThread();
-			path.add(new Edge(wait, hold));
+			path.add(edge);
 			if (holder == origin) {
 				return true;
 			}
 			Wait next = this.waits.get(holder);
-			if (next != null && visited.add(holder) && search(next, origin, path, visited)) {
+			if (next != null && visited.add(holder) && search(next, origin, path, visited, certainOnly)) {
 				return true;
 			}
 			path.remove(path.size() - 1);
 		}
 		return false;
+	}
+
+	/**
+	 * Whether a hold in {@code state} keeps a waiter out: a released hold does not, nor does a
+	 * lost one, whose lock node is gone or goes with its session.
+	 */
+	private static boolean blocks(LockState state) {
+		return state == LockState.HELD || state == LockState.IN_DOUBT;
 	}
 
 	/** Whether a wait in {@code waiting} mode is blocked by a hold in {@code held} mode. */
@@ -99,14 +139,18 @@ final class WaitGraph {
 
 		final HoldOwner owner;
 
+		/** Whether the wait has no limit: only then can it be part of a certain cycle. */
+		final boolean unbounded;
+
 		final @Nullable StackTraceElement site;
 
 		@Nullable Cycle cycle;
 
-		Wait(Thread thread, LockTarget target, HoldOwner owner, @Nullable StackTraceElement site) {
+		Wait(Thread thread, LockTarget target, HoldOwner owner, boolean unbounded, @Nullable StackTraceElement site) {
 			this.thread = thread;
 			this.target = target;
 			this.owner = owner;
+			this.unbounded = unbounded;
 			this.site = site;
 		}
 
@@ -115,9 +159,17 @@ final class WaitGraph {
 	/** A wait blocked by a hold. */
 	record Edge(Wait waiter, LockHold hold) {
 
-		/** Whether only the waiting thread's own wait keeps the hold: it is thread-owned. */
+		/**
+		 * Whether the waiter can only go on once the holder thread releases the hold: the wait has
+		 * no limit, and the hold is live and thread-owned.
+		 */
 		boolean certain() {
-			return this.hold.currentOwner() == HoldOwner.THREAD;
+			return this.waiter.unbounded && holdCertain();
+		}
+
+		/** Whether only its (waiting) holder thread can release the hold, and it is live. */
+		boolean holdCertain() {
+			return this.hold.currentOwner() == HoldOwner.THREAD && this.hold.state() == LockState.HELD;
 		}
 
 	}
@@ -128,14 +180,65 @@ final class WaitGraph {
 	 */
 	record Cycle(List<Edge> edges) {
 
-		/** Whether every hold on the cycle is thread-owned: then no thread on it can go on. */
+		/**
+		 * Whether no thread on it can go on: every wait on it has no limit and every hold on it is
+		 * a live thread-owned hold.
+		 */
 		boolean certain() {
 			return this.edges.stream().allMatch(Edge::certain);
 		}
 
 		/**
-		 * The cycle in words: each thread, the lock it waits for, who holds that lock and where it
-		 * was acquired.
+		 * Whether no thread on it can go on but by the limit of the first wait (the one that closed
+		 * it, or asked about it): every other wait has no limit, every hold is live and thread-owned.
+		 */
+		boolean certainButForFirstWait() {
+			return this.edges.get(0).holdCertain()
+					&& this.edges.subList(1, this.edges.size()).stream().allMatch(Edge::certain);
+		}
+
+		/**
+		 * Whether the first waiter waits only for a call-owned hold of its own thread: the thread
+		 * asked again for a lock it holds through a handle that it, or another thread, may release.
+		 */
+		boolean ownCallOwnedHold() {
+			return this.edges.size() == 1 && this.edges.get(0).hold().currentOwner() == HoldOwner.CALL;
+		}
+
+		/**
+		 * What lets a thread on a likely cycle go on, in words that follow "unless", such as
+		 * "another thread releases the call-owned handle on the cycle"; empty for a certain one. The
+		 * first wait's own limit is not named: its waiter knows it.
+		 */
+		String wayOut() {
+			List<String> ways = new ArrayList<>();
+			for (Edge edge : this.edges.subList(1, this.edges.size())) {
+				if (!edge.waiter().unbounded) {
+					ways.add("thread '" + edge.waiter().thread.getName() + "', which waits with a limit, gives up and "
+							+ "releases what it holds");
+				}
+			}
+			if (this.edges.stream().anyMatch((edge) -> edge.hold().currentOwner() == HoldOwner.CALL)) {
+				ways.add("another thread releases the call-owned handle on the cycle");
+			}
+			if (this.edges.stream().anyMatch((edge) -> edge.hold().state() == LockState.IN_DOUBT)) {
+				ways.add("a hold in doubt on the cycle turns out lost");
+			}
+			return String.join(" or ", ways);
+		}
+
+		/**
+		 * Whether a likely cycle is likely only for another thread's wait with a limit: the
+		 * back-off of a timed acquire, which ends on its own when that wait runs out.
+		 */
+		boolean onlyAnotherBoundedWaitLetsGo() {
+			return this.edges.stream().allMatch(Edge::holdCertain)
+					&& this.edges.subList(1, this.edges.size()).stream().anyMatch((edge) -> !edge.waiter().unbounded);
+		}
+
+		/**
+		 * The cycle in words: each thread, the lock it waits for (and whether with a limit, after the
+		 * first), who holds that lock and where it was acquired.
 		 */
 		String describe() {
 			StringBuilder text = new StringBuilder();
@@ -146,7 +249,10 @@ final class WaitGraph {
 				Wait wait = edge.waiter();
 				LockHold hold = edge.hold();
 				text.append("thread '").append(wait.thread.getName()).append("' waits for the ").append(wait.target.mode())
-					.append(" lock on '").append(io.zklock.lock.LockPaths.escape(wait.target.lockPath())).append("'");
+					.append(" lock on '").append(LockPaths.escape(wait.target.lockPath())).append("'");
+				if (!wait.unbounded && edge != this.edges.get(0)) {
+					text.append(" with a limit");
+				}
 				if (wait.site != null) {
 					text.append(" (at ").append(wait.site).append(")");
 				}
