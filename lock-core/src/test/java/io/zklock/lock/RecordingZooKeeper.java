@@ -67,7 +67,10 @@ final class RecordingZooKeeper {
 		 */
 		volatile int holdListingsAfterWatches;
 
-		/** Opens the listings held back ({@link #holdListingsAfterWatches}). */
+		/** Hold this many more listings back until {@link #listingGate} opens, as slow listings. */
+		final AtomicInteger holdListings = new AtomicInteger();
+
+		/** Opens the listings held back ({@link #holdListingsAfterWatches}, {@link #holdListings}). */
 		final CountDownLatch listingGate = new CountDownLatch(1);
 
 		private final ExecutorService heldListings = Executors.newSingleThreadExecutor((runnable) -> {
@@ -89,9 +92,13 @@ final class RecordingZooKeeper {
 			return path.startsWith(this.lockPath + "/") && path.matches(".*\\d{10}");
 		}
 
-		private boolean holdsListings() {
+		private boolean holdsListing() {
+			if (this.listingGate.getCount() == 0) {
+				return false;
+			}
 			int after = this.holdListingsAfterWatches;
-			return after > 0 && count("send watch") >= after && this.listingGate.getCount() > 0;
+			return (after > 0 && count("send watch") >= after)
+					|| this.holdListings.getAndUpdate((n) -> Math.max(0, n - 1)) > 0;
 		}
 
 		/** Whether the first listing was sent before the first create's reply: one round trip. */
@@ -183,7 +190,7 @@ final class RecordingZooKeeper {
 				return;
 			}
 			this.record.events.add("send list");
-			if (this.record.holdsListings()) {
+			if (this.record.holdsListing()) {
 				this.record.events.add("hold list");
 				this.record.heldListings.execute(() -> {
 					try {
