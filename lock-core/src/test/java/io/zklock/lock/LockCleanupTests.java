@@ -58,6 +58,41 @@ class LockCleanupTests extends ZkServerTest {
 		assertThat(lockNodes(holderClient, path)).isEmpty();
 	}
 
+	/**
+	 * A wait that runs out before the round's first look (its pipelined listing is slow): the
+	 * acquire gives up after waiting for that look as long as it may, and the guaranteed delete of
+	 * its node must be sent before it returns, ahead of the listing that looks for other nodes of
+	 * its create. Before the fix the delete waited for that listing's reply, after the acquire had
+	 * returned.
+	 */
+	@Test
+	@Timeout(30)
+	void shouldSendTheDeleteOfItsNodeBeforeReturningWhenItGivesUpBeforeItsFirstLook() {
+		String path = "cleanup/before-first-look";
+		RecordingZooKeeper.Record record = new RecordingZooKeeper.Record("/" + NAMESPACE + basePath(path));
+		CuratorFramework client = this.clients.newClient(NAMESPACE, RecordingZooKeeper.factory(record));
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(client, ROOT);
+		locks.acquire(path, LockMode.EXCLUSIVE).release();
+		record.events.clear();
+		record.holdListings.set(1);
+		try {
+			assertThat(locks.tryAcquire(path, Duration.ofMillis(50))).as("no look within the wait and its bound")
+				.isEmpty();
+			record.events.add("returned");
+			assertThat(record.events).as("calls of the acquire that gave up")
+				.startsWith("send create", "send list", "hold list", "reply create");
+			List<String> afterCreate = record.events.subList(4, record.events.size());
+			assertThat(afterCreate.indexOf("send delete")).as("its delete, in %s", record.events)
+				.isNotNegative()
+				.isLessThan(afterCreate.indexOf("send list"))
+				.isLessThan(afterCreate.indexOf("returned"));
+			awaitLockNodes(client, path);
+		}
+		finally {
+			record.listingGate.countDown();
+		}
+	}
+
 	@Test
 	@Timeout(30)
 	void shouldLeaveNoNodeAndNoWatchAfterAWaitRunsOut() {

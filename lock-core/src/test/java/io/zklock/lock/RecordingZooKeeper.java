@@ -3,10 +3,15 @@ package io.zklock.lock;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
 import org.apache.curator.utils.ZookeeperFactory;
+import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -19,8 +24,11 @@ import org.apache.zookeeper.data.ACL;
 /**
  * A ZooKeeper handle that records, for lock nodes and listings under one path, the order in
  * which the client sent its asynchronous creates and listings and received their replies
- * ({@code "send create"}, {@code "reply create"}, {@code "send list"}, {@code "reply list"}), and
- * that can rewrite the next listing replies, to force the engine's fallback branches.
+ * ({@code "send create"}, {@code "reply create"}, {@code "send list"}, {@code "reply list"}), the
+ * watches it set on lock nodes ({@code "send watch"}: {@code addWatch}, or {@code getData} with a
+ * watcher), its reads of lock nodes without a watch ({@code "send read"}, {@code "reply read"})
+ * and its deletes of lock nodes ({@code "send delete"}); and that can rewrite the next listing
+ * replies, lose reads, and hold listings back, to force the engine's fallback branches.
  */
 final class RecordingZooKeeper {
 
@@ -40,12 +48,57 @@ final class RecordingZooKeeper {
 		/** Answer this many more listings with CONNECTIONLOSS, as a lost reply. */
 		final AtomicInteger loseListings = new AtomicInteger();
 
+		/**
+		 * Answer this many more reads of lock nodes without a watch with CONNECTIONLOSS, without
+		 * sending them: a request lost with its connection.
+		 */
+		final AtomicInteger loseReads = new AtomicInteger();
+
+		/**
+		 * Answer this many more data watches on lock nodes ({@code getData} with a watcher) with
+		 * CONNECTIONLOSS, without sending them: a request lost with its connection, which leaves no
+		 * watcher in the handle and no watch on the server.
+		 */
+		final AtomicInteger loseDataWatches = new AtomicInteger();
+
+		/**
+		 * Once this many watches were set, a listing is sent only when {@link #listingGate} opens
+		 * (at most 20 s later), as a slow listing; {@code 0} for never.
+		 */
+		volatile int holdListingsAfterWatches;
+
+		/** Hold this many more listings back until {@link #listingGate} opens, as slow listings. */
+		final AtomicInteger holdListings = new AtomicInteger();
+
+		/** Opens the listings held back ({@link #holdListingsAfterWatches}, {@link #holdListings}). */
+		final CountDownLatch listingGate = new CountDownLatch(1);
+
+		private final ExecutorService heldListings = Executors.newSingleThreadExecutor((runnable) -> {
+			Thread thread = new Thread(runnable, "recording-zookeeper-held-listings");
+			thread.setDaemon(true);
+			return thread;
+		});
+
 		Record(String lockPath) {
 			this.lockPath = lockPath;
 		}
 
 		long count(String event) {
 			return this.events.stream().filter(event::equals).count();
+		}
+
+		/** Whether {@code path} is a lock node under the recorded lock path. */
+		boolean isLockNode(String path) {
+			return path.startsWith(this.lockPath + "/") && path.matches(".*\\d{10}");
+		}
+
+		private boolean holdsListing() {
+			if (this.listingGate.getCount() == 0) {
+				return false;
+			}
+			int after = this.holdListingsAfterWatches;
+			return (after > 0 && count("send watch") >= after)
+					|| this.holdListings.getAndUpdate((n) -> Math.max(0, n - 1)) > 0;
 		}
 
 		/** Whether the first listing was sent before the first create's reply: one round trip. */
@@ -87,12 +140,73 @@ final class RecordingZooKeeper {
 		}
 
 		@Override
+		public void getData(String path, Watcher watcher, AsyncCallback.DataCallback cb, Object ctx) {
+			if (!this.record.isLockNode(path)) {
+				super.getData(path, watcher, cb, ctx);
+				return;
+			}
+			if (watcher != null) {
+				this.record.events.add("send watch");
+				if (this.record.loseDataWatches.getAndUpdate((n) -> Math.max(0, n - 1)) > 0) {
+					cb.processResult(KeeperException.Code.CONNECTIONLOSS.intValue(), path, ctx, null, null);
+					return;
+				}
+				super.getData(path, watcher, cb, ctx);
+				return;
+			}
+			this.record.events.add("send read");
+			if (this.record.loseReads.getAndUpdate((n) -> Math.max(0, n - 1)) > 0) {
+				this.record.events.add("reply read");
+				cb.processResult(KeeperException.Code.CONNECTIONLOSS.intValue(), path, ctx, null, null);
+				return;
+			}
+			super.getData(path, null, (rc, replyPath, context, data, stat) -> {
+				this.record.events.add("reply read");
+				cb.processResult(rc, replyPath, context, data, stat);
+			}, ctx);
+		}
+
+		@Override
+		public void addWatch(String basePath, Watcher watcher, AddWatchMode mode, AsyncCallback.VoidCallback cb,
+				Object ctx) {
+			if (this.record.isLockNode(basePath)) {
+				this.record.events.add("send watch");
+			}
+			super.addWatch(basePath, watcher, mode, cb, ctx);
+		}
+
+		@Override
+		public void delete(String path, int version, AsyncCallback.VoidCallback cb, Object ctx) {
+			if (this.record.isLockNode(path)) {
+				this.record.events.add("send delete");
+			}
+			super.delete(path, version, cb, ctx);
+		}
+
+		@Override
 		public void getChildren(String path, Watcher watcher, AsyncCallback.Children2Callback cb, Object ctx) {
 			if (!path.equals(this.record.lockPath)) {
 				super.getChildren(path, watcher, cb, ctx);
 				return;
 			}
 			this.record.events.add("send list");
+			if (this.record.holdsListing()) {
+				this.record.events.add("hold list");
+				this.record.heldListings.execute(() -> {
+					try {
+						this.record.listingGate.await(20, TimeUnit.SECONDS);
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+					list(path, watcher, cb, ctx);
+				});
+				return;
+			}
+			list(path, watcher, cb, ctx);
+		}
+
+		private void list(String path, Watcher watcher, AsyncCallback.Children2Callback cb, Object ctx) {
 			super.getChildren(path, watcher, (rc, replyPath, context, children, stat) -> {
 				this.record.events.add("reply list");
 				UnaryOperator<List<String>> rewrite = this.record.rewriteNextListing;

@@ -28,8 +28,10 @@ import static org.awaitility.Awaitility.await;
  * A waiter's watch on its blocker and its clean-up (issue 26, items 1 and 4), on a real server:
  * a waiter that gives up never takes away the wake-up of another waiter watching the same node
  * through the same ZooKeeper handle, also one of another engine on that client; a round whose
- * watch something else removed looks at the queue again; and a waiter that gives up while the
- * ensemble is away leaves no watch for the next connection to set again.
+ * watch something else removed looks at the queue again; a waiter that gives up while the
+ * ensemble is away leaves no watch for the next connection to set again; and a round that watches
+ * its blocker a second time neither counts out its new watch for its own removal of the first nor
+ * trusts a first watch lost with its connection.
  */
 @Timeout(90)
 class WatchCleanupTests extends ZkServerTest {
@@ -147,6 +149,80 @@ class WatchCleanupTests extends ZkServerTest {
 			assertThat(serverLockWatches(own)).as("watches the server keeps on lock nodes").isEmpty();
 			assertThat(clientWatches(client)).as("watchers the waiter's handle keeps on lock nodes").isEmpty();
 		}
+	}
+
+	/**
+	 * A round watches its blocker a second time: the read behind its first watch is lost with the
+	 * connection, so it lists again and finds the same blocker. It takes off its first watch and
+	 * sets another; the removal's {@code PersistentWatchRemoved} event is its own, and must not
+	 * count out the new watch. A listing after that event is held back until the blocker is
+	 * released: before the fix the round took the event for another waiter's removal, counted its
+	 * new watch out and listed again; that listing found the lock free, and the watch stayed on the
+	 * server and in the handle for the rest of the session, set again at every reconnect.
+	 */
+	@Test
+	void shouldLeaveNoWatchWhenARoundWatchesTheSameBlockerAgain() throws Exception {
+		String path = "watch/same-blocker-again";
+		CuratorFramework observer = this.clients.newClient();
+		LockHandle holder = new ExclusiveLockByCurator(this.clients.newClient(), ROOT).acquire(path,
+				LockMode.EXCLUSIVE);
+		RecordingZooKeeper.Record record = new RecordingZooKeeper.Record("/" + NAMESPACE + basePath(path));
+		record.loseReads.set(1);
+		record.holdListingsAfterWatches = 2;
+		CuratorFramework client = this.clients.newClient(NAMESPACE, RecordingZooKeeper.factory(record));
+		ExclusiveLockByCurator waiter = new ExclusiveLockByCurator(client, ROOT);
+		try {
+			Future<LockHandle> waiting = this.clients.background(() -> waiter.acquire(path, LockMode.EXCLUSIVE));
+			awaitQueued(observer, path, 2);
+			// the second watch's read answered: its events, and the removal's before them, were delivered
+			await().atMost(AWAIT).until(() -> record.count("send watch") == 2 && record.count("reply read") == 2);
+			holder.release();
+			record.listingGate.countDown();
+
+			LockHandle next = waiting.get(AWAIT.toSeconds(), TimeUnit.SECONDS);
+			assertThat(next.fencingToken()).isGreaterThan(holder.fencingToken());
+			next.release();
+			awaitQueued(observer, path, 0);
+			await("no watch left on lock nodes").atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+				assertThat(serverLockWatches(server)).as("watches the server keeps on lock nodes (calls: %s)",
+						record.events).isEmpty();
+				assertThat(clientWatches(client)).as("watchers the waiter's handle keeps on lock nodes (calls: %s)",
+						record.events).isEmpty();
+			});
+		}
+		finally {
+			record.listingGate.countDown();
+		}
+	}
+
+	/**
+	 * A writer behind a reader: its data watch on the reader's node is lost with the connection
+	 * (the request never reached the server, the handle registered no watcher), so it lists again
+	 * and finds the same reader. It must set the watch again, not take the lost one for a live one:
+	 * else the reader's release never wakes it.
+	 */
+	@Test
+	void shouldWakeAWriterWhoseDataWatchWasLostWithTheConnection() throws Exception {
+		String path = "watch/data-watch-lost";
+		CuratorFramework observer = this.clients.newClient();
+		LockHandle reader = new SharedLockByCurator(this.clients.newClient(), ROOT).acquire(path, LockMode.READ);
+		RecordingZooKeeper.Record record = new RecordingZooKeeper.Record("/" + NAMESPACE + basePath(path));
+		record.loseDataWatches.set(1);
+		CuratorFramework client = this.clients.newClient(NAMESPACE, RecordingZooKeeper.factory(record));
+		SharedLockByCurator writers = new SharedLockByCurator(client, ROOT);
+		Future<LockHandle> waiting = this.clients.background(() -> writers.acquire(path, LockMode.WRITE));
+		awaitQueued(observer, path, 2);
+		// the round listed again after the lost watch, and looked at the reader once more
+		await().atMost(AWAIT).until(() -> record.count("reply list") == 2 && record.events
+			.subList(record.events.lastIndexOf("reply list"), record.events.size())
+			.stream()
+			.anyMatch((event) -> event.equals("send watch") || event.equals("send read")));
+		reader.release();
+
+		LockHandle writer = waiting.get(AWAIT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(writer.isHeld()).isTrue();
+		writer.release();
+		await().atMost(AWAIT).until(() -> serverLockWatches(server).isEmpty() && clientWatches(client).isEmpty());
 	}
 
 	private static void removeAllWatches(CuratorFramework client, String lockPath, String nodePath) throws Exception {

@@ -522,7 +522,7 @@ final class AcquireAttempt {
 				String blockerPath = AcquireAttempt.this.calls.lockNodePath(position.waitsFor());
 				// NoNode: gone before the watch was set, so no event and no zxid to grant on; OK: wait
 				this.watch.watch(blockerPath, position.blockerExcludesReaders(), ifCurrentRead(this,
-						(rc, data, stat) -> AcquireAttempt.this.route(rc, blockerPath, () -> blockerMissed(blockerPath),
+						(rc, data, stat) -> AcquireAttempt.this.route(rc, blockerPath, this::blockerMissed,
 								() -> sawBlocker(children, position.waitsFor(), data, stat))));
 			}
 		}
@@ -534,8 +534,8 @@ final class AcquireAttempt {
 					QueuePosition.first(children), Instant.now()));
 		}
 
-		private void blockerMissed(String path) {
-			this.watch.missed(path);
+		private void blockerMissed() {
+			this.watch.missed();
 			list();
 		}
 

@@ -10,7 +10,8 @@ import org.apache.zookeeper.Watcher.Event.EventType;
  * one-shot data watch ({@link PredecessorWatch}) on a reader, whose release is a plain delete; a
  * persistent watch ({@link HandoffWatch}) on an exclusive node, whose release after holding
  * proves itself (docs/lock-protocol.md, "Handoff without a listing"). Events reach the round
- * through {@code whileCurrent}, under its attempt's lock and only while the round is current.
+ * through {@code whileCurrent}, under its attempt's lock and only while the round is current, and
+ * only those of the watch it waits on now (docs/lock-protocol.md, "Watching the same node again").
  * Thread-safe.
  */
 final class BlockerWatch {
@@ -66,7 +67,7 @@ final class BlockerWatch {
 
 	/**
 	 * Watches the blocker at {@code path}; {@code reply} gets the reply of the read that says
-	 * whether it still existed (NoNode: call {@link #missed(String)}; no event will come), with its
+	 * whether it still existed (NoNode: call {@link #missed()}; no event will come), with its
 	 * data and Stat.
 	 * @param exclusive whether the blocker is an exclusive node ({@code EXCLUSIVE}, {@code WRITE}
 	 * or Curator's {@code -lock-})
@@ -80,9 +81,11 @@ final class BlockerWatch {
 		}
 	}
 
-	/** The blocker at {@code path} was gone when its watch was set. */
-	void missed(String path) {
-		this.data.fired(path);
+	/**
+	 * The blocker was gone when its watch was set: a persistent watch outlives its node, so it is
+	 * taken off (a data watch on a missing node was never left).
+	 */
+	void missed() {
 		this.handoff.removeRemaining();
 	}
 
@@ -93,13 +96,7 @@ final class BlockerWatch {
 	}
 
 	private void onDataEvent(WatchedEvent event) {
-		if (event.getType() == EventType.None) {
-			// connection events: the session guard's signals handle them
-			return;
-		}
-		if (event.getPath() != null) {
-			this.data.fired(event.getPath());
-		}
+		// an event of the data watch the round waits on now (never one taken off or replaced)
 		this.whileCurrent.accept(() -> {
 			if (event.getType() == EventType.NodeDeleted && event.getPath() != null) {
 				this.gone.blockerGone(event.getPath(), event.getZxid(), false);

@@ -11,9 +11,9 @@ import org.apache.zookeeper.ZooKeeper;
 
 /**
  * The waiters' watches on one ZooKeeper handle, whichever engine of this JVM they belong to: how
- * many waiters may have a watcher on each path, and the requests that set and remove them, sent
- * in the order the count moves (see docs/lock-protocol.md, "Watches that several waiters share on
- * one ZooKeeper handle"). The server keeps one watch per connection and path however many
+ * many watches, each with a watcher object of its own, may be on each path, and the requests
+ * that set and remove them, sent in the order the count moves (see docs/lock-protocol.md,
+ * "Watches that several waiters share on one ZooKeeper handle"). The server keeps one watch per connection and path however many
  * watchers the handle registered; only removing every watcher of the path takes it off the
  * server, and that drops the watchers of every other waiter too. So only the last waiter of a
  * path removes them all, the others drop their own; and since counting and sending happen under
@@ -30,7 +30,7 @@ final class HandleWatches {
 	private static final AsyncCallback.VoidCallback IGNORED = (rc, path, ctx) -> {
 	};
 
-	/** Waiters that may have a watcher on each path; guarded by this object's monitor. */
+	/** Watches that may be on each path; guarded by this object's monitor. */
 	private final Map<String, Integer> watchers = new HashMap<>();
 
 	private HandleWatches() {
@@ -42,7 +42,7 @@ final class HandleWatches {
 	}
 
 	/**
-	 * Counts one more waiter with a watcher on {@code path} and sends the request that sets it,
+	 * Counts one more watch on {@code path} and sends the request that sets it,
 	 * under the count's lock; {@code request} must only send (an asynchronous call).
 	 */
 	synchronized void set(String path, Runnable request) {
@@ -50,13 +50,13 @@ final class HandleWatches {
 		request.run();
 	}
 
-	/** A waiter's watcher on {@code path} fired or was removed by someone else: counts it out, sends nothing. */
+	/** A watch on {@code path} fired or was removed by someone else: counts it out, sends nothing. */
 	synchronized void forget(String path) {
 		countOut(path);
 	}
 
 	/**
-	 * Removes {@code watcher} from {@code path}: the last waiter of the path removes every watch of
+	 * Removes {@code watcher} from {@code path}: the last watch of the path removes every watch of
 	 * the handle there (from the server too), the others drop their own watcher in the handle.
 	 * Failures are ignored: without a connection the watchers are dropped locally, and the server
 	 * dropped the connection's watches with it.
@@ -70,7 +70,7 @@ final class HandleWatches {
 		}
 	}
 
-	/** Counts one waiter of {@code path} out; {@code true} if none is left. */
+	/** Counts one watch of {@code path} out; {@code true} if none is left. */
 	private boolean countOut(String path) {
 		return this.watchers.computeIfPresent(path, (p, count) -> (count > 1) ? count - 1 : null) == null;
 	}

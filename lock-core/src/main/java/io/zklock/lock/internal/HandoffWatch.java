@@ -3,7 +3,6 @@ package io.zklock.lock.internal;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.WatchedEvent;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.Watcher.Event.EventType;
 import org.jspecify.annotations.Nullable;
 
@@ -14,11 +13,16 @@ import org.jspecify.annotations.Nullable;
  * zxid; a read right behind it ({@code getData}, no watch) says whether the blocker was still there
  * when the watch was set, and what it says of its holder. A deletion whose zxid is the zxid of the last data change seen is a release after
  * holding (see docs/lock-protocol.md, "Handoff without a listing"). The watch is taken off as soon
- * as the blocker is gone, when the round watches another node, and when the round ends: a
- * persistent watch outlives its node. The handle's {@link HandleWatches} counts the waiters of
+ * as the blocker is gone, when the round sets another watch (on this node too), and when the
+ * round ends: a persistent watch outlives its node. The handle's {@link HandleWatches} counts the waiters of
  * every engine on the handle, so that only the last one of a path takes the watch off the server.
- * If something else removes the watch while the round still waits on it (its
- * {@code PersistentWatchRemoved} event), the round is told so, and looks again. Thread-safe.
+ * Each watch has a watcher of its own ({@link RawWatches.Registration}), and only the events of the
+ * watch the round waits on now count: a round that watches the same node again (after a
+ * reconnect, a failed read, a listing that finds the same blocker) sets a new watch, and the
+ * removal event of the one it took off is dropped, not taken for someone else's (see
+ * docs/lock-protocol.md, "Watching the same node again"). If something else removes the current
+ * watch (its {@code PersistentWatchRemoved} event), the round is told so, and looks again.
+ * Thread-safe.
  */
 final class HandoffWatch {
 
@@ -40,19 +44,8 @@ final class HandoffWatch {
 
 	private final Outcome outcome;
 
-	private final Watcher watcher;
-
-	/** The watched path, while its watch may be on the server. */
-	private @Nullable String pending;
-
-	/** The pending path's watch. */
-	private RawWatches.Registration registration = RawWatches.Registration.NONE;
-
-	/** The zxid of the last data change of the pending path. */
-	private long dataChangedAt;
-
-	/** Whether the pending path's deletion was seen. */
-	private boolean deleted;
+	/** The watch the round waits on, while it may be on the server; guarded by this object's monitor. */
+	private @Nullable Watch current;
 
 	/**
 	 * @param client the client the watches are set with
@@ -61,27 +54,27 @@ final class HandoffWatch {
 	HandoffWatch(CuratorFramework client, Outcome outcome) {
 		this.raw = new RawWatches(client);
 		this.outcome = outcome;
-		this.watcher = this.raw.unfixing(this::onEvent);
 	}
 
 	/**
-	 * Watches {@code path} (taking off the watch on a node watched before). {@code existed}
-	 * gets the reply of the read right behind the watch (its result code, and the node's data and
-	 * Stat), unless the deletion was seen first: NoNode then means the node was gone before the
-	 * watch was set, with no event to come.
+	 * Watches {@code path} with a new watch, taking off the one set before (on this path too: its
+	 * events, its removal's included, are dropped from then on). {@code existed} gets the reply of
+	 * the read right behind the watch (its result code, and the node's data and Stat), unless the
+	 * deletion was seen first or the watch was replaced or taken off meanwhile: NoNode then means the
+	 * node was gone before the watch was set, with no event to come.
 	 */
 	void watch(String path, RawWatches.Read existed) {
 		removeRemaining();
+		Watch watch = new Watch(path);
 		synchronized (this) {
-			this.pending = path;
-			this.dataChangedAt = 0;
-			this.deleted = false;
-			this.registration = this.raw.addPersistentWatch(path, this.watcher, (rc) -> {
-				// a failure shows in the exists right behind it too (same session, in order)
+			this.current = watch;
+			// the registration is in place before any event: events take this monitor too
+			watch.registration = this.raw.addPersistentWatch(path, (event) -> onEvent(watch, event), (rc) -> {
+				// a failure shows in the read right behind it too (same session, in order)
 			});
 		}
 		this.raw.read(path, (rc, data, stat) -> {
-			if (!isDeletionSeen(path)) {
+			if (isAwaited(watch)) {
 				existed.read(rc, data, stat);
 			}
 		});
@@ -89,50 +82,52 @@ final class HandoffWatch {
 
 	/** Takes off the watch, in the background, if one may be on the server. */
 	void removeRemaining() {
-		RawWatches.Registration left;
+		Watch left;
 		synchronized (this) {
-			left = this.registration;
-			this.pending = null;
-			this.registration = RawWatches.Registration.NONE;
+			left = this.current;
+			this.current = null;
 		}
-		left.remove();
+		if (left != null) {
+			left.registration.remove();
+		}
 	}
 
-	private synchronized boolean isDeletionSeen(String path) {
-		return !path.equals(this.pending) || this.deleted;
+	/** Whether the round still waits on {@code watch}: it is current and its node's deletion was not seen. */
+	private synchronized boolean isAwaited(Watch watch) {
+		return watch == this.current && !watch.deleted;
 	}
 
-	private void onEvent(WatchedEvent event) {
-		String path = event.getPath();
+	private void onEvent(Watch watch, WatchedEvent event) {
 		EventType type = event.getType();
 		boolean released = false;
 		synchronized (this) {
-			if (path == null || !path.equals(this.pending) || this.deleted) {
+			if (event.getPath() == null || !isAwaited(watch)) {
+				// a connection event, or an event of a watch taken off or replaced (its removal's
+				// too: that watch was counted out when it was taken off)
 				return;
 			}
 			if (type == EventType.NodeDataChanged) {
-				this.dataChangedAt = event.getZxid();
+				watch.dataChangedAt = event.getZxid();
 				return;
 			}
 			if (isRemoval(type)) {
-				// our own removal clears pending first: someone else's took our wake-up away
-				this.registration.forget();
-				this.registration = RawWatches.Registration.NONE;
-				this.pending = null;
+				// someone else took our wake-up away: this watch is off the handle
+				watch.registration.forget();
+				this.current = null;
 			}
 			else if (type == EventType.NodeDeleted) {
-				this.deleted = true;
-				released = event.getZxid() > 0 && event.getZxid() == this.dataChangedAt;
+				watch.deleted = true;
+				released = event.getZxid() > 0 && event.getZxid() == watch.dataChangedAt;
 			}
 			else {
 				return;
 			}
 		}
 		if (isRemoval(type)) {
-			this.outcome.watchRemoved(path);
+			this.outcome.watchRemoved(watch.path);
 			return;
 		}
-		this.outcome.blockerGone(path, event.getZxid(), released);
+		this.outcome.blockerGone(watch.path, event.getZxid(), released);
 		// the node is gone for good: its watch has no more use (a grant has taken it off already)
 		removeRemaining();
 	}
@@ -140,6 +135,26 @@ final class HandoffWatch {
 	private static boolean isRemoval(EventType type) {
 		return type == EventType.PersistentWatchRemoved || type == EventType.DataWatchRemoved
 				|| type == EventType.ChildWatchRemoved;
+	}
+
+	/** One persistent watch of the round on one node, and what its events said. */
+	private static final class Watch {
+
+		private final String path;
+
+		/** Set right after the watch is created, before any of its events; guarded by the HandoffWatch's monitor. */
+		private RawWatches.Registration registration = RawWatches.Registration.NONE;
+
+		/** The zxid of the last data change of the node seen by this watch. */
+		private long dataChangedAt;
+
+		/** Whether this watch saw the node's deletion. */
+		private boolean deleted;
+
+		private Watch(String path) {
+			this.path = path;
+		}
+
 	}
 
 }

@@ -1,8 +1,5 @@
 package io.zklock.lock.internal;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.ProtectedUtils;
 import org.apache.curator.utils.ZKPaths;
@@ -29,29 +26,29 @@ final class ProtectedNodes {
 	}
 
 	/**
-	 * Deletes a node and every other node of its create, in the background: lists its parent, then
-	 * deletes (guaranteed) each child with its protected id, and the node itself in any case. Sent
-	 * after the create's reply, so the listing shows every such node (a server answers a session
-	 * only once it has applied everything the session saw). If the listing fails, only the node
-	 * itself is deleted.
+	 * Deletes a node and every other node of its create, in the background: deletes (guaranteed)
+	 * the node itself at once, then lists its parent and deletes each other child with its
+	 * protected id when the listing returns. Sent after the create's reply, so the listing shows
+	 * every such node (a server answers a session only once it has applied everything the session
+	 * saw); the node's own delete ahead of it changes nothing of that (docs/lock-protocol.md,
+	 * "Giving up, timeouts and interrupts"). If the listing fails, only the node itself is deleted.
 	 */
 	static void deleteWithDuplicates(CuratorFramework client, String nodePath) {
+		NodeDeletion.deleteInBackground(client, nodePath, null);
 		ZKPaths.PathAndNode parent = ZKPaths.getPathAndNode(nodePath);
 		String protectedId = protectedPrefix(parent.getNode());
 		if (protectedId == null) {
-			NodeDeletion.deleteInBackground(client, nodePath, null);
 			return;
 		}
 		try {
 			client.getChildren().inBackground((c, event) -> {
-				List<String> targets = new ArrayList<>(List.of(nodePath));
 				if (LockNodeCalls.isOk(event)) {
 					event.getChildren()
 						.stream()
 						.filter((child) -> child.startsWith(protectedId) && !child.equals(parent.getNode()))
-						.forEach((child) -> targets.add(ZKPaths.makePath(parent.getPath(), child)));
+						.forEach((child) -> NodeDeletion.deleteInBackground(client,
+								ZKPaths.makePath(parent.getPath(), child), null));
 				}
-				targets.forEach((target) -> NodeDeletion.deleteInBackground(client, target, null));
 			}).forPath(parent.getPath());
 		}
 		catch (Exception ex) {

@@ -20,7 +20,10 @@ import org.jspecify.annotations.Nullable;
  * as with Curator; requests are asynchronous and never retried (a failure is reported, a
  * connection problem as {@link KeeperException.Code#CONNECTIONLOSS}). Every watch set here is
  * counted in its handle's {@link HandleWatches}, shared by all waiters of the JVM on that handle,
- * and removed through it. Thread-safe.
+ * and removed through it. Each watch is registered with a watcher object of its own, its
+ * {@link Registration}: removing it drops that watcher alone, and its events (its removal's too)
+ * reach only the target it was set for, never a later watch of the same path (see
+ * docs/lock-protocol.md, "Watching the same node again"). Thread-safe.
  */
 final class RawWatches {
 
@@ -31,23 +34,16 @@ final class RawWatches {
 	}
 
 	/**
-	 * A watcher for the raw handle that passes each event on to {@code target} with its path
-	 * inside the namespace and its zxid; register the returned object and remove it again.
-	 */
-	Watcher unfixing(Watcher target) {
-		return (event) -> target.process(new WatchedEvent(event.getType(), event.getState(),
-				(event.getPath() != null) ? unfix(event.getPath()) : null, event.getZxid()));
-	}
-
-	/**
 	 * Sets a data watch on {@code path} with {@code getData}; {@code reply} gets the result code,
 	 * and the node's data and Stat if it exists.
+	 * @param target receives the events of this watch alone, with paths inside the namespace and
+	 * their zxid
 	 * @return the watch, to remove or forget; counted in the handle's {@link HandleWatches} before
 	 * the request is sent, so that it is removed even if the reply is lost
 	 */
-	Registration getData(String path, Watcher watcher, Read reply) {
-		return set(path, watcher, (rc) -> reply.read(rc, null, null), (zooKeeper, full) -> zooKeeper.getData(full,
-				watcher, (rc, p, ctx, data, stat) -> reply.read(rc, data, stat), null));
+	Registration getData(String path, Watcher target, Read reply) {
+		return set(path, target, (rc) -> reply.read(rc, null, null), (zooKeeper, full, watcher) -> zooKeeper
+			.getData(full, watcher, (rc, p, ctx, data, stat) -> reply.read(rc, data, stat), null));
 	}
 
 	/** Reads the node at {@code path} without a watch: {@code getData}, whose reply says whether it exists. */
@@ -61,23 +57,27 @@ final class RawWatches {
 	/**
 	 * Sets a persistent (not recursive) watch on {@code path} with {@code addWatch} (ZooKeeper
 	 * 3.6+): it fires on every change of the node, its deletion included, until removed.
+	 * @param target receives the events of this watch alone, with paths inside the namespace and
+	 * their zxid
 	 * @return the watch, to remove or forget
 	 */
-	Registration addPersistentWatch(String path, Watcher watcher, IntConsumer reply) {
-		return set(path, watcher, reply, (zooKeeper, full) -> zooKeeper.addWatch(full, watcher,
+	Registration addPersistentWatch(String path, Watcher target, IntConsumer reply) {
+		return set(path, target, reply, (zooKeeper, full, watcher) -> zooKeeper.addWatch(full, watcher,
 				AddWatchMode.PERSISTENT, (rc, p, ctx) -> reply.accept(rc), null));
 	}
 
-
-	private Registration set(String path, Watcher watcher, IntConsumer reply, Request request) {
+	private Registration set(String path, Watcher target, IntConsumer reply, Request request) {
 		ZooKeeper zooKeeper = handle(reply);
 		if (zooKeeper == null) {
 			return Registration.NONE;
 		}
 		String full = fix(path);
 		HandleWatches watches = HandleWatches.of(zooKeeper);
-		watches.set(full, () -> request.send(zooKeeper, full));
-		return new Registration(zooKeeper, watches, full, watcher);
+		Registration registration = new Registration(zooKeeper, watches, full, (event) -> target.process(
+				new WatchedEvent(event.getType(), event.getState(), (event.getPath() != null) ? unfix(event.getPath()) : null,
+						event.getZxid())));
+		watches.set(full, () -> request.send(zooKeeper, full, registration));
+		return registration;
 	}
 
 	private @Nullable ZooKeeper handle(IntConsumer reply) {
@@ -115,22 +115,24 @@ final class RawWatches {
 
 	}
 
-	/** An asynchronous request that sets a watch on the handle's own path {@code full}. */
+	/** An asynchronous request that sets a watch on the handle's own path {@code full}, with {@code watcher}. */
 	@FunctionalInterface
 	private interface Request {
 
-		void send(ZooKeeper zooKeeper, String full);
+		void send(ZooKeeper zooKeeper, String full, Watcher watcher);
 
 	}
 
 	/**
-	 * One watcher set on a path of one handle, counted in that handle's {@link HandleWatches}:
-	 * {@link #remove()} it when it is no longer needed, or {@link #forget()} it when it fired
-	 * (a one-shot watch) or something else removed it. Each is done at most once. Thread-safe.
+	 * One watch set on a path of one handle, counted in that handle's {@link HandleWatches}, and
+	 * the watcher object registered for it alone: it passes the watch's events on to its target.
+	 * {@link #remove()} it when it is no longer needed, or {@link #forget()} it when it fired (a
+	 * one-shot watch) or something else removed it. Each is done at most once. Thread-safe.
 	 */
-	static final class Registration {
+	static final class Registration implements Watcher {
 
-		static final Registration NONE = new Registration(null, null, "", null);
+		static final Registration NONE = new Registration(null, null, "", (event) -> {
+		});
 
 		private final @Nullable ZooKeeper zooKeeper;
 
@@ -138,24 +140,29 @@ final class RawWatches {
 
 		private final String path;
 
-		private final @Nullable Watcher watcher;
+		private final Watcher target;
 
 		private boolean done;
 
 		private Registration(@Nullable ZooKeeper zooKeeper, @Nullable HandleWatches watches, String path,
-				@Nullable Watcher watcher) {
+				Watcher target) {
 			this.zooKeeper = zooKeeper;
 			this.watches = watches;
 			this.path = path;
-			this.watcher = watcher;
+			this.target = target;
 			this.done = (watches == null);
+		}
+
+		@Override
+		public void process(WatchedEvent event) {
+			this.target.process(event);
 		}
 
 		/** Removes the watcher, in the background; takes the watch off the server if it was the last. */
 		void remove() {
 			HandleWatches counted = this.watches;
-			if (take() && counted != null && this.zooKeeper != null && this.watcher != null) {
-				counted.remove(this.zooKeeper, this.path, this.watcher);
+			if (take() && counted != null && this.zooKeeper != null) {
+				counted.remove(this.zooKeeper, this.path, this);
 			}
 		}
 

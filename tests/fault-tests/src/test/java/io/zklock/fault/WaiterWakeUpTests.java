@@ -21,6 +21,7 @@ import io.zklock.lock.SharedLockByCurator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Issue 26, item 1 (liveness), on a three-member ensemble: a waiter never loses its wake-up to
  * another waiter's clean-up, across engines that share one Curator client too, and a round whose
- * watch something else removed looks at the queue again. The holder's client talks to one member,
+ * watch something else removed looks at the queue again; a round that watches its blocker again
+ * (its socket closed, same session) never takes its own removal for another's, and leaves no watch. The holder's client talks to one member,
  * the waiters' client to another, and a third client only looks. Each waiter waits two minutes, and
  * the test waits {@value #GRANT_PATIENCE_SECONDS} s for it to be granted once the lock is free: a
  * waiter that missed the release would wait out its two minutes on a free lock (forever without a
@@ -63,6 +65,8 @@ class WaiterWakeUpTests {
 	private static final Duration WAITER_WAIT = Duration.ofMinutes(2);
 
 	private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
+
+	private static final long SLOW_LISTING_MILLIS = 400;
 
 	private InProcessEnsemble ensemble;
 
@@ -144,6 +148,55 @@ class WaiterWakeUpTests {
 				client);
 		assertThat(next.fencingToken()).as("the waiter's token").isGreaterThan(holder.fencingToken());
 		next.release();
+	}
+
+	/**
+	 * A waiter's socket closes (same session) while it watches the holder's node: on reconnecting
+	 * the round lists again, finds the same blocker, takes off its watch and sets another. Every
+	 * listing after that second watch goes {@value #SLOW_LISTING_MILLIS} ms late, and the holder
+	 * releases as soon as the second watch's read has answered. The waiter must be granted and leave
+	 * no watch behind: before the fix the round took the {@code PersistentWatchRemoved} event of its
+	 * own removal for another waiter's, counted its new, live watch out and listed again; that slow
+	 * listing found the lock free, and the watch stayed on the member and in the handle for the rest
+	 * of the session (the watch the randomized soak with local handoff left once).
+	 */
+	@Test
+	void shouldLeaveNoWatchWhenAWaiterWatchesItsBlockerAgainAfterItsSocketClosed() throws Exception {
+		String lockPath = "wake-up/same-blocker-again";
+		LockHandle holder = new ExclusiveLockByCurator(client(0, null), "/locks")
+			.tryAcquire(lockPath, LockMode.EXCLUSIVE, Duration.ofSeconds(30))
+			.orElseThrow();
+		RewatchHooks hooks = new RewatchHooks(EnsembleProbe.LOCK_ROOT + "/" + lockPath);
+		hooks.listingDelay = Duration.ofMillis(SLOW_LISTING_MILLIS);
+		hooks.slowListingsAfterWatches = 2;
+		CuratorFramework client = client(1, hooks.factory());
+		ZooKeeper handle = client.getZookeeperClient().getZooKeeper();
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(client, "/locks");
+		CompletableFuture<Optional<LockHandle>> waiting = waitFor(
+				() -> locks.tryAcquire(lockPath, LockMode.EXCLUSIVE, WAITER_WAIT));
+		hooks.awaitWatchesAnswered(1, Duration.ofSeconds(30));
+
+		long session = handle.getSessionId();
+		handle.getTestable().closeSocket();
+		hooks.awaitWatchesAnswered(2, Duration.ofSeconds(30));
+		assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).as("the waiter's session after its socket closed")
+			.isEqualTo(session);
+		holder.release();
+
+		LockHandle next = awaitGrant(waiting, "the EXCLUSIVE waiter that watched the holder's node again", client);
+		assertThat(next.fencingToken()).as("the waiter's token").isGreaterThan(holder.fencingToken());
+		next.release();
+		String lockNodes = EnsembleProbe.LOCK_ROOT + "/" + lockPath + "/";
+		await("no watch left on the lock path's nodes").atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			assertThat(EnsembleProbe.lockWatches(this.ensemble).stream().filter((watch) -> watch.contains(lockNodes)))
+				.as("watches the members keep on the lock path's nodes (member:path; %d listing(s) sent late)",
+						hooks.slowListings.get())
+				.isEmpty();
+			assertThat(ZooKeeperHandleWatches.of(handle).stream().filter((path) -> path.startsWith(lockNodes)))
+				.as("watchers the waiter's handle keeps on the lock path's nodes").isEmpty();
+		});
+		REPORT.info("[wake-up] watched the holder's node again after the socket closed: granted " + next
+				+ ", no watch left; " + hooks.slowListings.get() + " listing(s) sent " + SLOW_LISTING_MILLIS + " ms late");
 	}
 
 	private CompletableFuture<Optional<LockHandle>> waitFor(Supplier<Optional<LockHandle>> acquire) {
