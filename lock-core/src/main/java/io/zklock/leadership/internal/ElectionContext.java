@@ -38,6 +38,9 @@ final class ElectionContext {
 
 	private static final AtomicInteger listenerThreads = new AtomicInteger();
 
+	/** How long closing waits for a ZooKeeper read under way. */
+	private static final Duration IO_END = Duration.ofSeconds(5);
+
 	private final CuratorFramework client;
 
 	private final LockEngine engine;
@@ -278,7 +281,17 @@ final class ElectionContext {
 		this.closed = true;
 		this.lease.stop();
 		this.timer.shutdownNow();
-		this.io.shutdownNow();
+		// a read under way finishes (and takes off a watch it set after its candidacy left)
+		this.io.shutdown();
+		try {
+			if (!this.io.awaitTermination(IO_END.toNanos(), TimeUnit.NANOSECONDS)) {
+				this.io.shutdownNow();
+			}
+		}
+		catch (InterruptedException ex) {
+			this.io.shutdownNow();
+			Thread.currentThread().interrupt();
+		}
 		this.engine.close();
 		if (this.ownListenerThreads != null) {
 			this.ownListenerThreads.shutdown();

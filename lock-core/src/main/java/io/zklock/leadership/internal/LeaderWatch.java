@@ -1,13 +1,15 @@
 package io.zklock.leadership.internal;
 
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
 import io.zklock.leadership.Candidate;
 import io.zklock.leadership.LeadershipException;
-import org.apache.curator.framework.WatcherRemoveCuratorFramework;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
@@ -22,8 +24,11 @@ import org.slf4j.LoggerFactory;
  * leader's node (its deletion means a new leader), or, while the role has no candidate, on the
  * role's lock path and its children. Each read lists the role and reads each node's data on the
  * election's ZooKeeper-read thread, and reports what it found; it is never inferred from events.
- * The watches are set through a watcher-removing view of the client, so {@link #close()} leaves
- * none behind. Thread-safe.
+ * Any event of the watch reads again, a removal too: the lock engine takes its own watch of a node
+ * off the server with every watcher of the client on it (ZooKeeper keeps one watch per connection
+ * and path), ours included. For the same reason {@link #close()} removes every watcher of the paths
+ * it watched ({@code removeAllWatches}, local too, so a later reconnect sets none again): a waiter of
+ * the engine that loses its watch that way looks at its queue again. Thread-safe.
  */
 final class LeaderWatch implements AutoCloseable {
 
@@ -51,14 +56,22 @@ final class LeaderWatch implements AutoCloseable {
 
 	private final Observer observer;
 
-	private final WatcherRemoveCuratorFramework watches;
+	private final CuratorFramework client;
+
+	/** The paths a watch was set on, inside the namespace. */
+	private final Set<String> watched = ConcurrentHashMap.newKeySet();
 
 	private final AtomicBoolean queued = new AtomicBoolean();
 
 	private final CuratorWatcher watcher = (event) -> {
-		if (event.getType() != Watcher.Event.EventType.None) {
-			refresh();
+		if (event.getType() == Watcher.Event.EventType.None) {
+			return;
 		}
+		if (event.getType() == Watcher.Event.EventType.NodeDeleted && event.getPath() != null) {
+			// a watch that fired is off the server: nothing to remove there at close
+			this.watched.remove(event.getPath());
+		}
+		refresh();
 	};
 
 	private volatile boolean closed;
@@ -68,7 +81,7 @@ final class LeaderWatch implements AutoCloseable {
 		this.role = role;
 		this.rolePath = context.rolePath(role);
 		this.observer = observer;
-		this.watches = context.client().newWatcherRemoveCuratorFramework();
+		this.client = context.client();
 	}
 
 	/** Reads the leader again soon, on the election's ZooKeeper-read thread; reads queued meanwhile are one. */
@@ -89,6 +102,18 @@ final class LeaderWatch implements AutoCloseable {
 		if (this.closed) {
 			return;
 		}
+		try {
+			readAndWatch();
+		}
+		finally {
+			if (this.closed) {
+				// closed while a watch was set: close's removal may have run before it
+				removeWatches();
+			}
+		}
+	}
+
+	private void readAndWatch() {
 		List<Candidate> candidates;
 		try {
 			candidates = this.context.candidates(this.role);
@@ -120,16 +145,18 @@ final class LeaderWatch implements AutoCloseable {
 	 */
 	private boolean watch(@Nullable Candidate leader) throws Exception {
 		if (leader != null) {
-			Stat stat = this.watches.checkExists().usingWatcher(this.watcher)
-				.forPath(ZKPaths.makePath(this.rolePath, leader.nodeName()));
+			String leaderPath = ZKPaths.makePath(this.rolePath, leader.nodeName());
+			this.watched.add(leaderPath);
+			Stat stat = this.client.checkExists().usingWatcher(this.watcher).forPath(leaderPath);
 			return stat != null;
 		}
-		Stat parent = this.watches.checkExists().usingWatcher(this.watcher).forPath(this.rolePath);
+		this.watched.add(this.rolePath);
+		Stat parent = this.client.checkExists().usingWatcher(this.watcher).forPath(this.rolePath);
 		if (parent == null) {
 			return true;
 		}
 		try {
-			List<String> children = this.watches.getChildren().usingWatcher(this.watcher).forPath(this.rolePath);
+			List<String> children = this.client.getChildren().usingWatcher(this.watcher).forPath(this.rolePath);
 			return children.stream().noneMatch((child) -> LOCK_NODE.matcher(child).matches());
 		}
 		catch (KeeperException.NoNodeException ex) {
@@ -141,11 +168,24 @@ final class LeaderWatch implements AutoCloseable {
 	@Override
 	public void close() {
 		this.closed = true;
-		try {
-			this.watches.removeWatchers();
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not remove the watches on the leader of role '{}'", this.role, ex);
+		removeWatches();
+	}
+
+	private void removeWatches() {
+		for (String path : List.copyOf(this.watched)) {
+			this.watched.remove(path);
+			try {
+				this.client.watchers()
+					.removeAll()
+					.ofType(Watcher.WatcherType.Any)
+					.locally()
+					.quietly()
+					.inBackground()
+					.forPath(path);
+			}
+			catch (Exception ex) {
+				logger.debug("Could not remove the watches on {} of role '{}'", path, this.role, ex);
+			}
 		}
 	}
 
