@@ -67,6 +67,23 @@ class CleanupTests extends ZkServerTest {
 		}
 	}
 
+	@Test
+	void shouldEndEveryCandidacyWhenItsClientClosesAndCloseQuietlyAfterIt() throws Exception {
+		CuratorFramework client = this.clients.newClient();
+		RecordingLeadershipListener events = new RecordingLeadershipListener();
+		LeaderElection election = new LeaderElection(new LockEngine(client, "/locks"));
+		Candidacy candidacy = election.join("jobs", events);
+		Term term = candidacy.awaitTerm(WAIT).orElseThrow();
+		client.close();
+		assertThat(term.isActive()).isFalse();
+		await().atMost(WAIT).until(() -> candidacy.state() == CandidacyState.LEFT);
+		assertThat(term.isEnded()).isTrue();
+		assertThat(events.await(RecordingLeadershipListener.Type.REVOKED, 1).reason())
+			.isEqualTo(RevocationReason.SHUTDOWN);
+		election.close();
+		await().atMost(WAIT).untilAsserted(() -> assertThat(threads()).isEmpty());
+	}
+
 	/** The paths the server keeps watches on for one session ({@code wchc}). */
 	private static List<String> watchedPaths(long session) throws Exception {
 		String wchc = FourLetterWordMain.send4LetterWord("127.0.0.1", server.getPort(), "wchc");

@@ -14,6 +14,8 @@ import io.zklock.leadership.LeadershipListener;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockTarget;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEventType;
+import org.apache.curator.framework.api.CuratorListener;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.jspecify.annotations.Nullable;
@@ -22,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * The machinery of one leader election, behind {@code io.zklock.leadership.LeaderElection}: the
  * candidacies by role, and what wakes their reconciliation: the client's connection state (followed
  * whatever its {@code ConnectionStateErrorPolicy}: SUSPENDED revokes every active term at once), the
- * engine's doubt, loss and confirmation of their holds, and the lease's renewals and expiry.
+ * engine's doubt, loss and confirmation of their holds, and the lease's renewals and expiry. A
+ * client that closes ends every candidacy (its session, and so every candidate node, ends with it).
  *
  * <p>
  * Internal: not part of zklock's API, no compatibility promise; public only for
@@ -39,6 +42,12 @@ public final class ElectionCore implements AutoCloseable {
 	private final Map<String, LocalCandidacy> candidacies = new LinkedHashMap<>();
 
 	private final ConnectionStateListener stateListener = (client, state) -> stateChanged(state);
+
+	private final CuratorListener closeListener = (client, event) -> {
+		if (event.getType() == CuratorEventType.CLOSING) {
+			all().forEach(LocalCandidacy::clientClosing);
+		}
+	};
 
 	/** Guarded by this. */
 	private boolean closed;
@@ -76,6 +85,7 @@ public final class ElectionCore implements AutoCloseable {
 
 		});
 		client.getConnectionStateListenable().addListener(this.stateListener);
+		client.getCuratorListenable().addListener(this.closeListener);
 		this.context.start();
 	}
 
@@ -175,6 +185,7 @@ public final class ElectionCore implements AutoCloseable {
 		}
 		all.forEach(LocalCandidacy::leave);
 		this.context.client().getConnectionStateListenable().removeListener(this.stateListener);
+		this.context.client().getCuratorListenable().removeListener(this.closeListener);
 		this.context.close();
 		this.context.awaitListenerThreads(LISTENER_THREADS_END);
 	}

@@ -331,6 +331,27 @@ final class LocalCandidacy implements Candidacy, HeldTerm.Sources {
 		this.queue.dispatch();
 	}
 
+	/**
+	 * The Curator client is closing, on its thread: the candidacy ends, its term with
+	 * {@link RevocationReason#SHUTDOWN} at once; the session's end deletes its node.
+	 */
+	void clientClosing() {
+		synchronized (this) {
+			if (!this.left) {
+				this.left = true;
+				HeldTerm current = this.term;
+				if (current != null && current.phase() != Phase.ENDED) {
+					end(current, RevocationReason.SHUTDOWN);
+				}
+				if (this.acquiring) {
+					this.thread.interrupt();
+				}
+			}
+			notifyAll();
+		}
+		this.queue.dispatch();
+	}
+
 	/** The connection is back: reconcile, and read the leader again (a watch may have died with a session). */
 	void connectionBack() {
 		reconcile();
