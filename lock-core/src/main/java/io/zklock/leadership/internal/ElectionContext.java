@@ -187,6 +187,11 @@ final class ElectionContext {
 		this.epoch.incrementAndGet();
 	}
 
+	/** A term went into jeopardy: every confirmation under way counts for nothing. */
+	void jeopardy() {
+		this.epoch.incrementAndGet();
+	}
+
 	void connectionBack() {
 		this.readOnly = false;
 	}

@@ -456,8 +456,13 @@ final class LocalCandidacy implements Candidacy, HeldTerm.Sources {
 		}
 	}
 
-	/** Under the monitor: an active term stops, for a reason in jeopardy. */
+	/**
+	 * Under the monitor: an active term stops, for a reason in jeopardy. The epoch moves, so that it
+	 * resumes only after a confirmation begun from now on, whichever source noticed first (an event,
+	 * or {@link HeldTerm#isActive()} reading an expired lease before the lease's timer ran).
+	 */
 	private void revoke(HeldTerm current, RevocationReason reason) {
+		this.context.jeopardy();
 		current.moveTo(Phase.JEOPARDY, reason);
 		announceRevoked(current, reason);
 	}
