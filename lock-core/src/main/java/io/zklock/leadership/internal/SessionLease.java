@@ -164,7 +164,7 @@ final class SessionLease {
 	 * @return the period until the next regular renewal: a third of the session timeout
 	 */
 	private long send(boolean onlyIfIdle) {
-		if (this.stopped || !this.wanted.getAsBoolean() || !this.client.getZookeeperClient().isConnected()) {
+		if (this.stopped || !this.client.getZookeeperClient().isConnected()) {
 			return period(0);
 		}
 		ZooKeeper zooKeeper;
@@ -176,8 +176,8 @@ final class SessionLease {
 		}
 		long sessionId = zooKeeper.getSessionId();
 		int timeoutMs = zooKeeper.getSessionTimeout();
-		if (sessionId == 0 || timeoutMs <= 0) {
-			return period(0);
+		if (sessionId == 0 || timeoutMs <= 0 || !this.wanted.getAsBoolean()) {
+			return period(timeoutMs);
 		}
 		long sent = this.clock.getAsLong();
 		Long under = this.inFlight.get();
