@@ -64,6 +64,43 @@ final class LayerRules {
 			.because("users compile against the API (" + this.api + "); the engine below it is free to change");
 	}
 
+	/**
+	 * No public signature of this API names a type of a lower API's sub-packages (its engine): an
+	 * API built on another, as leadership on the lock engine, exposes the lower API's types only.
+	 */
+	ArchRule apiSignaturesNameNoEngineTypeOf(String lowerApi) {
+		return classes().that()
+			.resideInAPackage(this.api)
+			.and()
+			.arePublic()
+			.should(new NoEngineTypeInSignatures(lowerApi))
+			.because("users compile against the APIs; the engine below " + lowerApi + " is free to change");
+	}
+
+	/**
+	 * This API and its sub-packages use a lower API and its inspection, never the lower API's
+	 * machinery: what is built on an engine goes through the surface the engine promises.
+	 */
+	ArchRule usesNoMachineryOf(String lowerApi) {
+		return noClasses().that()
+			.resideInAPackage(this.api + "..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage(lowerApi + ".internal..")
+			.because(this.api + " is built on " + lowerApi + "'s API and inspection, which keep their promises; "
+					+ "its machinery keeps none");
+	}
+
+	/** A lower API and its sub-packages know nothing of this API: dependencies go one way. */
+	ArchRule isUnknownTo(String lowerApi) {
+		return noClasses().that()
+			.resideInAPackage(lowerApi + "..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage(this.api + "..")
+			.because(this.api + " is built on " + lowerApi + ", not the other way round");
+	}
+
 	/** The machinery imports the API only, never the inspection built on it. */
 	ArchRule internalImportsNoInspection() {
 		return noClasses().that()
@@ -129,6 +166,7 @@ final class LayerRules {
 	/** Reports each public member of an API type whose signature names an engine type. */
 	private static final class NoEngineTypeInSignatures extends ArchCondition<JavaClass> {
 
+		/** The API whose sub-packages are the engine. */
 		private final String api;
 
 		NoEngineTypeInSignatures(String api) {

@@ -10,14 +10,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Each rule of {@link LayerRules} fails on a fixture that breaks it (package
- * {@code io.zklock.layerfixture}, three layers like lock-core's): a rule that cannot fail would
- * prove nothing in {@link LayerTests}.
+ * {@code io.zklock.layerfixture}, three layers like lock-core's, and {@code io.zklock.layerabove}, an
+ * API built on it as leadership is on the lock engine): a rule that cannot fail would prove nothing
+ * in {@link LayerTests}.
  */
 class LayerRulesTests {
 
 	private static final JavaClasses FIXTURE = new ClassFileImporter().importPackages("io.zklock.layerfixture");
 
 	private static final LayerRules RULES = new LayerRules("io.zklock.layerfixture");
+
+	/** An API built on the fixture, as leadership is built on the lock engine. */
+	private static final JavaClasses TWO_APIS = new ClassFileImporter().importPackages("io.zklock.layerfixture",
+			"io.zklock.layerabove");
+
+	private static final LayerRules ABOVE = new LayerRules("io.zklock.layerabove");
 
 	@Test
 	void shouldFailWhenAPublicSignatureOfTheApiNamesAnEngineType() {
@@ -55,8 +62,33 @@ class LayerRulesTests {
 			.contains("io.zklock.layerfixture.Api").contains("org.apache.curator.framework.CuratorFramework");
 	}
 
+	@Test
+	void shouldFailWhenAPublicSignatureOfTheApiAboveNamesTheEngineBelow() {
+		assertThat(report(ABOVE.apiSignaturesNameNoEngineTypeOf("io.zklock.layerfixture"), TWO_APIS))
+			.contains("io.zklock.layerabove.Above.machine() names io.zklock.layerfixture.internal.Machine")
+			.doesNotContain("Above.api");
+	}
+
+	@Test
+	void shouldFailWhenTheApiAboveUsesTheMachineryBelow() {
+		assertThat(report(ABOVE.usesNoMachineryOf("io.zklock.layerfixture"), TWO_APIS))
+			.contains("io.zklock.layerabove.Above")
+			.contains("io.zklock.layerfixture.internal.Machine");
+	}
+
+	@Test
+	void shouldFailWhenTheApiBelowKnowsTheApiAbove() {
+		assertThat(report(ABOVE.isUnknownTo("io.zklock.layerfixture"), TWO_APIS))
+			.contains("io.zklock.layerfixture.Below")
+			.contains("io.zklock.layerabove.Above");
+	}
+
 	private static String report(ArchRule rule) {
-		EvaluationResult result = rule.evaluate(FIXTURE);
+		return report(rule, FIXTURE);
+	}
+
+	private static String report(ArchRule rule, JavaClasses classes) {
+		EvaluationResult result = rule.evaluate(classes);
 		assertThat(result.hasViolation()).as("%s fails on the fixture", rule.getDescription()).isTrue();
 		return result.getFailureReport().toString();
 	}

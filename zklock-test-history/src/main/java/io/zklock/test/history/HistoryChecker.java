@@ -28,6 +28,9 @@ import io.zklock.test.history.LockEvent.Type;
  * {@link Overlap}s, since holds may overlap when a holder is paused past its session (it
  * only believes it holds the lock; fencing is what keeps the resource safe then).</li>
  * </ul>
+ * Leadership histories (terms and the writes of leaders) are judged by {@link #checkTerms(List)}
+ * against "one fenced writer per term".
+ * <p>
  * The first two are what zklock promises of {@code LockHandle.fencingToken()}: a zxid, unique
  * and in real-time order across the whole ensemble, over every lock path (zklock's
  * docs/lock-protocol.md, "What a token promises"), so that a resource may keep one high-water
@@ -241,6 +244,111 @@ public final class HistoryChecker {
 						+ other.lockPath() + "' before that acquire began");
 			}
 		}
+	}
+
+	/**
+	 * Checks a leadership history against "one fenced writer per term" (zklock's
+	 * docs/leadership-protocol.md):
+	 * <ul>
+	 * <li>each term's token is its own: no two terms (a holder leading a role) share a token, of one
+	 * role or of two, and no lock grant carries a term's token;</li>
+	 * <li>each write a fenced store accepted with a term's token is its term's holder's (a write whose
+	 * token is a lock grant's is the lock checker's, and left out here; one whose token is nobody's is
+	 * a violation);</li>
+	 * <li>the terms' writes do not interleave at a store: per resource, in the order the store accepted
+	 * them, the tokens never go down, so no write of a term is accepted after the first accepted write
+	 * of a later term.</li>
+	 * </ul>
+	 * Terms are {@link Type#TERM_GRANTED} events, the role as lock path (a term resumed after
+	 * jeopardy is granted again with the same holder, role and token) and {@link Type#TERM_REVOKED};
+	 * writes are {@link Type#WRITE_ACCEPTED} and {@link Type#WRITE_REFUSED}, the lock path naming the
+	 * resource. Listeners record a grant a little after the term began, so a write may be stamped before
+	 * its term's grant: the check does not hold that against it.
+	 * @param history the events, in any order (they are sorted by stamp); lock events may be mixed in
+	 * @return the figures and the violations
+	 */
+	public static TermCheckResult checkTerms(List<LockEvent> history) {
+		List<LockEvent> events = history.stream().sorted(Comparator.comparingLong(LockEvent::nanos)).toList();
+		List<String> violations = new ArrayList<>();
+		Map<Long, TermOf> terms = new HashMap<>();
+		int resumptions = 0;
+		for (LockEvent e : events) {
+			if (e.type() != Type.TERM_GRANTED) {
+				continue;
+			}
+			TermOf term = new TermOf(e.holder(), e.lockPath());
+			TermOf earlier = terms.putIfAbsent(e.fencingToken(), term);
+			if (earlier == null) {
+				continue;
+			}
+			if (earlier.equals(term)) {
+				resumptions++;
+			}
+			else {
+				violations.add("Term token " + e.fencingToken() + " granted to two terms: " + earlier + " and " + term);
+			}
+		}
+		Set<Long> lockGrants = new HashSet<>();
+		for (LockEvent e : events) {
+			if (e.type() == Type.GRANTED && lockGrants.add(e.fencingToken()) && terms.containsKey(e.fencingToken())) {
+				violations.add("Term token " + e.fencingToken() + " of " + terms.get(e.fencingToken())
+						+ " also granted as a lock: to " + e.holder() + "/" + e.thread() + " on '" + e.lockPath() + "'");
+			}
+		}
+		Map<Long, Boolean> active = new HashMap<>();
+		Map<String, LockEvent> newest = new HashMap<>();
+		int accepted = 0;
+		int refused = 0;
+		int afterRevocation = 0;
+		for (LockEvent e : events) {
+			long token = e.fencingToken();
+			switch (e.type()) {
+				case TERM_GRANTED -> active.put(token, true);
+				case TERM_REVOKED -> active.put(token, false);
+				case WRITE_REFUSED -> refused += terms.containsKey(token) ? 1 : 0;
+				case WRITE_ACCEPTED -> {
+					TermOf term = terms.get(token);
+					if (term == null && lockGrants.contains(token)) {
+						continue;
+					}
+					accepted++;
+					if (term == null) {
+						violations.add("Write accepted on '" + e.lockPath() + "' from " + e.holder() + " with token "
+								+ token + ", the token of no term");
+						continue;
+					}
+					if (!term.holder().equals(e.holder())) {
+						violations.add("Write accepted on '" + e.lockPath() + "' from " + e.holder() + " with token "
+								+ token + " of " + term);
+					}
+					if (Boolean.FALSE.equals(active.get(token))) {
+						afterRevocation++;
+					}
+					LockEvent before = newest.get(e.lockPath());
+					if (before != null && token < before.fencingToken()) {
+						violations.add("Terms interleaved at '" + e.lockPath() + "': a write of " + term + " (token "
+								+ token + ") accepted after a write of the later " + terms.get(before.fencingToken())
+								+ " (token " + before.fencingToken() + ")");
+					}
+					else {
+						newest.put(e.lockPath(), e);
+					}
+				}
+				default -> {
+				}
+			}
+		}
+		return new TermCheckResult(terms.size(), resumptions, accepted, refused, afterRevocation, capped(violations));
+	}
+
+	/** A term's holder and role. */
+	private record TermOf(String holder, String role) {
+
+		@Override
+		public String toString() {
+			return this.holder + "'s term of role '" + this.role + "'";
+		}
+
 	}
 
 	/** The grants in the order they returned. */

@@ -3,8 +3,8 @@ package io.zklock.test.history;
 import io.zklock.lock.LockMode;
 
 /**
- * One event of a lock history: something a holder did or was told about one lock path,
- * stamped with {@link System#nanoTime()} (monotonic; on Linux it is {@code CLOCK_MONOTONIC},
+ * One event of a lock history: something a holder did or was told about one lock path (for a
+ * leadership term, the role; for a write, the guarded resource), stamped with {@link System#nanoTime()} (monotonic; on Linux it is {@code CLOCK_MONOTONIC},
  * so stamps of the processes of one machine compare too).
  *
  * @param nanos when it happened, on {@link System#nanoTime()}
@@ -82,7 +82,17 @@ public record LockEvent(long nanos, String holder, String thread, Type type, Str
 		WRITE_REFUSED,
 
 		/** The holder died (its process was killed): every hold of the holder ends here. */
-		DIED
+		DIED,
+
+		/**
+		 * The holder became leader: a term of the role named by the lock path began, or resumed after
+		 * jeopardy (the same token again), with this token. Judged by
+		 * {@link HistoryChecker#checkTerms(java.util.List)}, not as a lock grant.
+		 */
+		TERM_GRANTED,
+
+		/** The holder stopped being leader: the term with this token was revoked; the detail says why. */
+		TERM_REVOKED
 
 	}
 

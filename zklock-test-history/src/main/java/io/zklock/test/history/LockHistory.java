@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.zklock.leadership.LeadershipListener;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
@@ -21,8 +22,9 @@ import io.zklock.test.history.LockEvent.Type;
  * history.check().assertSafe();   // fails naming the two holds that overlapped
  * </pre>
  *
- * Events come from three sources, which can be mixed: {@link #listener(String)} records what
+ * Events come from four sources, which can be mixed: {@link #listener(String)} records what
  * a {@code LockEngine} reports (acquire start, grant, timeout or failure, release, loss);
+ * {@link #leadershipListener(String)} the terms a {@code LeaderElection} grants and revokes;
  * {@link #enter(String, LockHandle)} records the guarded work itself, from the moment it
  * starts under a lock to the moment it ends; and {@link #record} / {@link #add} take events
  * from a harness of one's own (child processes, a fenced resource's decisions). Record one
@@ -46,6 +48,19 @@ public class LockHistory {
 	 */
 	public LockListener listener(String holder) {
 		return new LockHistoryListener(this, requireHolder(holder));
+	}
+
+	/**
+	 * A {@code LeadershipListener} that records one holder's terms into this history:
+	 * {@link Type#TERM_GRANTED} at each grant (and resumption) and {@link Type#TERM_REVOKED} at each
+	 * revocation, with the role as lock path and the term's fencing token; judge them, with the
+	 * writes a fenced store accepted and refused ({@link #record}), by {@link #checkTerms()}.
+	 * @param holder the name of the holder in the history, such as {@code "app-1"}
+	 * @return the listener; register it with {@code LeaderElection.addListener} or
+	 * {@code Candidacy.addListener}
+	 */
+	public LeadershipListener leadershipListener(String holder) {
+		return new LeadershipHistoryListener(this, requireHolder(holder));
 	}
 
 	/**
@@ -122,6 +137,14 @@ public class LockHistory {
 	 */
 	public CheckResult check() {
 		return HistoryChecker.check(events());
+	}
+
+	/**
+	 * Checks the terms and writes recorded so far against "one fenced writer per term".
+	 * @return what {@link HistoryChecker#checkTerms(List)} found
+	 */
+	public TermCheckResult checkTerms() {
+		return HistoryChecker.checkTerms(events());
 	}
 
 	/**
