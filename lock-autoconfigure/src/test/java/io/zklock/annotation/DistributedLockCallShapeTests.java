@@ -19,6 +19,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
 
+import io.zklock.fixtures.Sessions;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockLostException;
@@ -126,7 +127,7 @@ class DistributedLockCallShapeTests extends ZkAnnotationTest {
 			CompletableFuture<String> gate = new CompletableFuture<>();
 			CompletionStage<String> call = shapes.stage(gate);
 			LockHandle lock = shapes.lastLock();
-			SessionExpiry.expire(context.getBean(CuratorFramework.class), server.getConnectString());
+			Sessions.expire(context.getBean(CuratorFramework.class), server.getConnectString());
 			await().atMost(Duration.ofSeconds(20)).until(() -> lock.state() == LockState.LOST);
 			gate.complete("done while the lock was lost");
 			assertThatExceptionOfType(ExecutionException.class)
@@ -150,7 +151,7 @@ class DistributedLockCallShapeTests extends ZkAnnotationTest {
 					await().atMost(Duration.ofSeconds(20)).until(() -> !engine.getHeldLocks().isEmpty());
 					long session = sessionId(client);
 					try {
-						SessionExpiry.expire(client, server.getConnectString());
+						Sessions.expire(client, server.getConnectString());
 					}
 					catch (Exception ex) {
 						throw new IllegalStateException(ex);

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.zklock.fixtures.Sessions;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockState;
@@ -162,7 +163,7 @@ class DistributedLockTransactionTests extends ZkAnnotationTest {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			Runnable loseTheLock = () -> {
 				try {
-					SessionExpiry.expire(client, server.getConnectString());
+					Sessions.expire(client, server.getConnectString());
 				}
 				catch (Exception ex) {
 					throw new IllegalStateException(ex);

@@ -22,11 +22,11 @@ import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 import io.zklock.annotation.DistributedLock;
-import io.zklock.annotation.SessionExpiry;
 import io.zklock.annotation.ZkAnnotationTest;
 import io.zklock.annotation.InvalidLockAnnotationException;
 import io.zklock.annotation.LockContext;
 import io.zklock.annotation.OnLockFailure;
+import io.zklock.fixtures.Sessions;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
@@ -232,7 +232,7 @@ class DistributedLockHoldAtLeastTests extends ZkAnnotationTest {
 				Jobs jobs = context.getBean(Jobs.class);
 				Releases releases = context.getBean(Releases.class);
 				jobs.lostInsideHold();
-				SessionExpiry.expire(context.getBean(CuratorFramework.class), server.getConnectString());
+				Sessions.expire(context.getBean(CuratorFramework.class), server.getConnectString());
 				await().atMost(Duration.ofSeconds(15)).until(() -> releases.lost().contains("hold/lost"));
 				this.contextRunner.run((elsewhere) -> {
 					ILockByCurator locks = elsewhere.getBean(ILockByCurator.class);

@@ -8,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.zklock.fixtures.Sessions;
+import io.zklock.fixtures.ZooKeeperHandles;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -16,7 +18,6 @@ import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.admin.ZooKeeperAdmin;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
@@ -78,7 +79,7 @@ class StaleListingTests {
 		long oldSession = waiterClient.getZookeeperClient().getZooKeeper().getSessionId();
 		staleSession.set(oldSession);
 		staleListing.set(List.of(deadNode));
-		expireSession(waiterClient);
+		Sessions.expire(waiterClient, this.cluster.getConnectString());
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> waiterClient.getZookeeperClient().isConnected()
 					&& waiterClient.getZookeeperClient().getZooKeeper().getSessionId() != oldSession);
@@ -97,14 +98,6 @@ class StaleListingTests {
 		assertThat(granted.nodePath()).doesNotEndWith(deadNode);
 		assertThat(granted.fencingToken()).isGreaterThan(held.fencingToken());
 		granted.release();
-	}
-
-	private void expireSession(CuratorFramework client) throws Exception {
-		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-		ZooKeeper twin = new ZooKeeper(this.cluster.getConnectString(), 4000, (event) -> {
-		}, zk.getSessionId(), zk.getSessionPasswd());
-		await().atMost(Duration.ofSeconds(10)).until(() -> twin.getState().isConnected());
-		twin.close();
 	}
 
 	private CuratorFramework client(AtomicReference<List<String>> staleListing,

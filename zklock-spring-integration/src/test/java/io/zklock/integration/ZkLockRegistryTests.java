@@ -6,7 +6,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.zklock.integration.leader.Sessions;
+import io.zklock.fixtures.Sessions;
 import io.zklock.lock.ExclusiveLockByCurator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.zklock.autoconfigure.ChildJvm;
-import io.zklock.autoconfigure.LoopbackTestingServer;
+import io.zklock.fixtures.ZooKeeperServers;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
@@ -51,7 +51,7 @@ class GracefulShutdownTests {
 	void shouldFinishTheRunningBodyGrantNothingNewAndLeaveNothingOnSigterm(@TempDir Path directory) throws Exception {
 		Path output = directory.resolve("graceful-shutdown-app.log");
 		ExecutorService rivalThread = Executors.newSingleThreadExecutor();
-		try (TestingServer server = LoopbackTestingServer.start();
+		try (TestingServer server = ZooKeeperServers.startOnLoopback();
 				CuratorFramework client = CuratorFrameworkFactory.builder()
 					.connectString(server.getConnectString())
 					.namespace("zklock")

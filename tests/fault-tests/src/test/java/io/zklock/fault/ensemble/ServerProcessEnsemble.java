@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 
 import io.zklock.fault.harness.ChildJvm;
 import io.zklock.fault.harness.Signals;
+import io.zklock.fixtures.FourLetterWords;
 
 import static org.awaitility.Awaitility.await;
 
