@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import reactor.core.publisher.Flux;
@@ -44,6 +45,7 @@ import static org.awaitility.Awaitility.await;
  * and {@code zklock.on-lock-lost=fail} applies before a stage or a publisher completes.
  */
 @Timeout(120)
+@Tag("slow")
 class DistributedLockCallShapeTests extends ZkAnnotationTest {
 
 	private static final ExecutorService completer = Executors.newCachedThreadPool();

@@ -10,6 +10,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -33,6 +34,7 @@ import static org.awaitility.Awaitility.await;
  * lock is lost while the method runs. Session timeout 4 s.
  */
 @Timeout(90)
+@Tag("slow")
 class DistributedLockLossTests {
 
 	private TestingServer server;

@@ -8,6 +8,7 @@ import javax.sql.DataSource;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -46,6 +47,7 @@ import static org.awaitility.Awaitility.await;
  */
 @Timeout(60)
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("slow")
 class DistributedLockTransactionTests extends ZkAnnotationTest {
 
 	private static final String ACCOUNT = "a1";

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.client.FourLetterWordMain;
 import org.apache.zookeeper.server.command.FourLetterCommands;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -60,6 +61,7 @@ import static org.awaitility.Awaitility.await;
  * {@code zklock.stress.duration} (default 20 s).
  */
 @Timeout(360)
+@Tag("slow")
 class LockStressTests extends ZkAnnotationTest {
 
 	private static final Logger logger = LoggerFactory.getLogger(LockStressTests.class);

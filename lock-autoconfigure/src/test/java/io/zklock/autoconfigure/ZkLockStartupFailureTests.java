@@ -3,6 +3,7 @@ package io.zklock.autoconfigure;
 import java.time.Duration;
 import java.util.Arrays;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 @Timeout(60)
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("slow")
 class ZkLockStartupFailureTests extends ZkServerTest {
 
 	@Test

@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import reactor.core.publisher.Flux;
@@ -56,6 +57,7 @@ import static org.awaitility.Awaitility.await;
  * context's close releases the locks still waiting; invalid values fail start-up.
  */
 @Timeout(90)
+@Tag("slow")
 class DistributedLockHoldAtLeastTests extends ZkAnnotationTest {
 
 	private static final Duration HOLD = Duration.ofSeconds(2);

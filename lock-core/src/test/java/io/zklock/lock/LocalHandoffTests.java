@@ -29,6 +29,7 @@ import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -47,6 +48,7 @@ import static org.awaitility.Awaitility.await;
  * {@code multi(check(node), setData(lock path))} whose zxid is the next token; on a real server.
  */
 @Timeout(60)
+@Tag("slow")
 class LocalHandoffTests extends ZkServerTest {
 
 	/** Bounds no test reaches, so that a slow machine never ends a chain by time. */

@@ -22,6 +22,7 @@ import org.apache.zookeeper.admin.ZooKeeperAdmin;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -36,6 +37,7 @@ import static org.awaitility.Awaitility.await;
  * waiter's dead node stands first in line.
  */
 @Timeout(120)
+@Tag("slow")
 class StaleListingTests {
 
 	private TestingCluster cluster;

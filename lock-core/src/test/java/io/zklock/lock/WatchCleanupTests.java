@@ -11,6 +11,7 @@ import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,6 +33,7 @@ import static org.awaitility.Awaitility.await;
  * ensemble is away leaves no watch for the next connection to set again.
  */
 @Timeout(90)
+@Tag("slow")
 class WatchCleanupTests extends ZkServerTest {
 
 	private static final Duration SHORT = Duration.ofMillis(300);

@@ -15,6 +15,7 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,6 +29,7 @@ import static org.awaitility.Awaitility.await;
  * fencing tokens, key encoding, and what a lost hold answers.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("slow")
 class ZkLockRegistryTests {
 
 	private TestingServer server;

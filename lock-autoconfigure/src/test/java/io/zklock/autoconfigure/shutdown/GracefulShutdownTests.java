@@ -18,6 +18,7 @@ import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +43,7 @@ import static org.awaitility.Awaitility.await;
  * the waiting node on {@code orders/2}), and once the child has exited no node of its session may
  * be left on the server.
  */
+@Tag("slow")
 class GracefulShutdownTests {
 
 	private static final Duration BOUND = Duration.ofSeconds(60);
