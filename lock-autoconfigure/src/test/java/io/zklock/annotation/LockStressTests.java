@@ -16,8 +16,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.client.FourLetterWordMain;
-import org.apache.zookeeper.server.command.FourLetterCommands;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +25,8 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import io.zklock.fixtures.FourLetterWords;
+import io.zklock.fixtures.ZooKeeperServers;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
@@ -251,10 +251,10 @@ class LockStressTests extends ZkAnnotationTest {
 		}
 	}
 
-	private static String serverWatches() throws Exception {
-		System.setProperty("zookeeper.4lw.commands.whitelist", "*");
-		FourLetterCommands.resetWhiteList();
-		return FourLetterWordMain.send4LetterWord("127.0.0.1", server.getPort(), "wchp");
+	private static String serverWatches() {
+		ZooKeeperServers.enableFourLetterWords();
+		return FourLetterWords.send(server.getPort(), "wchp")
+			.orElseThrow(() -> new IllegalStateException("No answer to wchp on port " + server.getPort()));
 	}
 
 	/**
