@@ -2,8 +2,15 @@
 # zklock's test command: every test of every module, against real ZooKeeper servers that the
 # tests start themselves (in-process and as child processes, on loopback).
 #
-#   ./run-tests.sh                       all tests (./mvnw -B verify)
-#   ./run-tests.sh -pl lock-core -am     any further arguments go to Maven
+#   ./run-tests.sh                       the full tier: all tests (./mvnw -B verify); CI runs it
+#   ./run-tests.sh --quick               the quick tier (./mvnw -B test -Pquick): the unit tests and
+#                                        the fast in-process tests of every module, under two minutes
+#                                        on 2 cores from a built tree; no child process, no Debian
+#                                        package, no browser, and it installs nothing
+#   ./run-tests.sh -pl lock-core -am     any further arguments go to Maven (--quick -o: offline)
+#
+# A test class tagged @Tag("slow") runs in the full tier only (CONTRIBUTING.md says which tier a
+# test belongs to); so do the modules that set skipTests in a 'quick' profile of their own.
 #
 # Needs a JDK 17+; the Maven wrapper fetches Maven. Two test classes need Debian packages, and none
 # of them is ever skipped:
@@ -15,6 +22,12 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 say() { echo "run-tests.sh: $*" >&2; }
+
+quick=false
+if [[ "${1:-}" == "--quick" ]]; then
+	quick=true
+	shift
+fi
 
 if ! command -v java >/dev/null 2>&1; then
 	say "no 'java' on the PATH: install a JDK 17 or newer (Debian: apt-get install -y openjdk-17-jdk-headless)"
@@ -50,6 +63,10 @@ missing_packages() {
 	zookeeper_installed || missing+=(zookeeper)
 	echo "${missing[*]}"
 }
+
+if [[ "$quick" == "true" ]]; then
+	exec ./mvnw -B test -Pquick "$@"
+fi
 
 missing=$(missing_packages)
 if [[ -n "$missing" ]]; then

@@ -4,6 +4,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code io.zklock.packagefixture}, laid out like lock-autoconfigure): a rule that cannot fail
  * would prove nothing in {@link PackageTests}.
  */
+@Tag("slow")
 class PackageRulesTests {
 
 	private static final String FIXTURE_ROOT = "io.zklock.packagefixture";

@@ -2,6 +2,7 @@ package io.zklock.annotation;
 
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * blank space.
  */
 @Timeout(60)
+@Tag("slow")
 class ControlCharacterKeyTests extends ZkAnnotationTest {
 
 	private final ApplicationContextRunner contextRunner = lockingContext()

@@ -2,6 +2,7 @@ package io.zklock.annotation;
 
 import java.time.Instant;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,6 +17,7 @@ import static org.awaitility.Awaitility.await;
  * client was not connected, and since when, instead of reading like contention.
  */
 @Timeout(60)
+@Tag("slow")
 class DisconnectedCallTests extends ZkAnnotationTest {
 
 	@Test

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import reactor.core.publisher.Flux;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link Flux}, and {@link Async} methods.
  */
 @Timeout(60)
+@Tag("slow")
 class DistributedLockAsyncTests extends ZkAnnotationTest {
 
 	private final ApplicationContextRunner contextRunner = lockingContext()

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import reactor.core.publisher.Flux;
@@ -19,6 +20,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
 
+import io.zklock.fixtures.Sessions;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockLostException;
@@ -43,6 +45,7 @@ import static org.awaitility.Awaitility.await;
  * and {@code zklock.on-lock-lost=fail} applies before a stage or a publisher completes.
  */
 @Timeout(120)
+@Tag("slow")
 class DistributedLockCallShapeTests extends ZkAnnotationTest {
 
 	private static final ExecutorService completer = Executors.newCachedThreadPool();
@@ -126,7 +129,7 @@ class DistributedLockCallShapeTests extends ZkAnnotationTest {
 			CompletableFuture<String> gate = new CompletableFuture<>();
 			CompletionStage<String> call = shapes.stage(gate);
 			LockHandle lock = shapes.lastLock();
-			SessionExpiry.expire(context.getBean(CuratorFramework.class), server.getConnectString());
+			Sessions.expire(context.getBean(CuratorFramework.class), server.getConnectString());
 			await().atMost(Duration.ofSeconds(20)).until(() -> lock.state() == LockState.LOST);
 			gate.complete("done while the lock was lost");
 			assertThatExceptionOfType(ExecutionException.class)
@@ -150,7 +153,7 @@ class DistributedLockCallShapeTests extends ZkAnnotationTest {
 					await().atMost(Duration.ofSeconds(20)).until(() -> !engine.getHeldLocks().isEmpty());
 					long session = sessionId(client);
 					try {
-						SessionExpiry.expire(client, server.getConnectString());
+						Sessions.expire(client, server.getConnectString());
 					}
 					catch (Exception ex) {
 						throw new IllegalStateException(ex);

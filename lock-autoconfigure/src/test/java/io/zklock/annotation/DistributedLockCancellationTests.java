@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import reactor.core.publisher.Flux;
@@ -43,6 +44,7 @@ import static org.awaitility.Awaitility.await;
  * after the cancel must not run its body while the first one's still runs.
  */
 @Timeout(120)
+@Tag("slow")
 class DistributedLockCancellationTests extends ZkAnnotationTest {
 
 	private static final long WORK_MILLIS = 600;

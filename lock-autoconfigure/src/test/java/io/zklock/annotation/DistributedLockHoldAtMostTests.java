@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -49,6 +50,7 @@ import static org.awaitility.Awaitility.await;
  */
 @Timeout(90)
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("slow")
 class DistributedLockHoldAtMostTests extends ZkAnnotationTest {
 
 	private final ApplicationContextRunner contextRunner = lockingContext()

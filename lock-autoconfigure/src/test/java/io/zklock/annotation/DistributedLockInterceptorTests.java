@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -36,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * Tests for {@link DistributedLock} applied by {@link DistributedLockAdvisor}.
  */
 @Timeout(60)
+@Tag("slow")
 class DistributedLockInterceptorTests extends ZkAnnotationTest {
 
 	private final ApplicationContextRunner contextRunner = lockingContext()

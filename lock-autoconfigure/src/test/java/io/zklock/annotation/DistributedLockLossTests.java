@@ -8,13 +8,14 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
-import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
+import io.zklock.fixtures.Sessions;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockState;
@@ -33,6 +34,7 @@ import static org.awaitility.Awaitility.await;
  * lock is lost while the method runs. Session timeout 4 s.
  */
 @Timeout(90)
+@Tag("slow")
 class DistributedLockLossTests {
 
 	private TestingServer server;
@@ -115,11 +117,7 @@ class DistributedLockLossTests {
 	}
 
 	private void expireSession(CuratorFramework client) throws Exception {
-		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-		ZooKeeper twin = new ZooKeeper(this.server.getConnectString(), 4000, (event) -> {
-		}, zk.getSessionId(), zk.getSessionPasswd());
-		await().atMost(Duration.ofSeconds(10)).until(() -> twin.getState().isConnected());
-		twin.close();
+		Sessions.expire(client, this.server.getConnectString());
 	}
 
 	static class Job {

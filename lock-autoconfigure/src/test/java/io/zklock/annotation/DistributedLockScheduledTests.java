@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,6 +30,7 @@ import static org.awaitility.Awaitility.await;
  * again at once.
  */
 @Timeout(60)
+@Tag("slow")
 class DistributedLockScheduledTests extends ZkAnnotationTest {
 
 	private static final Duration HOLD = Duration.ofSeconds(1);

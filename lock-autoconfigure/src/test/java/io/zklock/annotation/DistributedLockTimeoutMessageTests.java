@@ -11,6 +11,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -39,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * 300 ms for Busy.quick(String)" and no more.
  */
 @Timeout(60)
+@Tag("slow")
 class DistributedLockTimeoutMessageTests extends ZkAnnotationTest {
 
 	private final ApplicationContextRunner contextRunner = lockingContext()

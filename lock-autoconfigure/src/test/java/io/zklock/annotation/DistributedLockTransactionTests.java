@@ -8,10 +8,12 @@ import javax.sql.DataSource;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.zklock.fixtures.Sessions;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockLostException;
 import io.zklock.lock.LockState;
@@ -45,6 +47,7 @@ import static org.awaitility.Awaitility.await;
  */
 @Timeout(60)
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("slow")
 class DistributedLockTransactionTests extends ZkAnnotationTest {
 
 	private static final String ACCOUNT = "a1";
@@ -162,7 +165,7 @@ class DistributedLockTransactionTests extends ZkAnnotationTest {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			Runnable loseTheLock = () -> {
 				try {
-					SessionExpiry.expire(client, server.getConnectString());
+					Sessions.expire(client, server.getConnectString());
 				}
 				catch (Exception ex) {
 					throw new IllegalStateException(ex);

@@ -15,6 +15,7 @@ import javax.tools.JavaFileObject;
 import javax.tools.SimpleJavaFileObject;
 import javax.tools.ToolProvider;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with {@code javax.tools}, since the build compiles every class with it.
  */
 @Timeout(60)
+@Tag("slow")
 class LockKeyVariablesTests extends ZkAnnotationTest {
 
 	@TempDir

@@ -16,8 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.client.FourLetterWordMain;
-import org.apache.zookeeper.server.command.FourLetterCommands;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -26,6 +25,8 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import io.zklock.fixtures.FourLetterWords;
+import io.zklock.fixtures.ZooKeeperServers;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
@@ -60,6 +61,7 @@ import static org.awaitility.Awaitility.await;
  * {@code zklock.stress.duration} (default 20 s).
  */
 @Timeout(360)
+@Tag("slow")
 class LockStressTests extends ZkAnnotationTest {
 
 	private static final Logger logger = LoggerFactory.getLogger(LockStressTests.class);
@@ -249,10 +251,10 @@ class LockStressTests extends ZkAnnotationTest {
 		}
 	}
 
-	private static String serverWatches() throws Exception {
-		System.setProperty("zookeeper.4lw.commands.whitelist", "*");
-		FourLetterCommands.resetWhiteList();
-		return FourLetterWordMain.send4LetterWord("127.0.0.1", server.getPort(), "wchp");
+	private static String serverWatches() {
+		ZooKeeperServers.enableFourLetterWords();
+		return FourLetterWords.send(server.getPort(), "wchp")
+			.orElseThrow(() -> new IllegalStateException("No answer to wchp on port " + server.getPort()));
 	}
 
 	/**

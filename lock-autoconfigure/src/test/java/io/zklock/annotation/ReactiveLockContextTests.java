@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import reactor.core.publisher.Flux;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stack; nothing outside a call.
  */
 @Timeout(60)
+@Tag("slow")
 class ReactiveLockContextTests extends ZkAnnotationTest {
 
 	private static final Duration VERIFY = Duration.ofSeconds(15);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -43,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(60)
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("slow")
 class LockedMethodsWithoutCuratorTests {
 
 	@Test

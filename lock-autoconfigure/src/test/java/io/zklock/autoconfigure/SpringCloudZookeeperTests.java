@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -43,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(120)
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("slow")
 class SpringCloudZookeeperTests extends ZkServerTest {
 
 	@Test

@@ -10,6 +10,7 @@ import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -48,6 +49,7 @@ import static org.awaitility.Awaitility.await;
  */
 @Timeout(60)
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("slow")
 class ZkLockAutoConfigurationTests extends ZkServerTest {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

@@ -13,6 +13,7 @@ import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,6 +39,7 @@ import static org.awaitility.Awaitility.await;
  * bundles in one JVM, a reloaded bundle, and the start-up errors of a bundle set wrong.
  */
 @Timeout(180)
+@Tag("slow")
 class ZkLockSslBundleTests {
 
 	@TempDir

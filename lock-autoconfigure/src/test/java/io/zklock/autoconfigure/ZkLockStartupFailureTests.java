@@ -6,6 +6,7 @@ import java.util.Arrays;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 @Timeout(60)
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("slow")
 class ZkLockStartupFailureTests extends ZkServerTest {
 
 	@Test

@@ -8,6 +8,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +37,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * off). The client's TLS settings live on its own {@link ZKClientConfig}, never in JVM-wide system properties.
  */
 @Timeout(120)
+@Tag("slow")
 class ZkLockTlsTests {
 
 	private static final String REVERSE_LOOKUP_PROPERTY = "zookeeper.ssl.allowReverseDnsLookup";

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -40,6 +41,7 @@ import static org.awaitility.Awaitility.await;
  * standing for another instance.
  */
 @Timeout(60)
+@Tag("slow")
 class LocksEndpointTests {
 
 	private static final Duration AWAIT = Duration.ofSeconds(20);

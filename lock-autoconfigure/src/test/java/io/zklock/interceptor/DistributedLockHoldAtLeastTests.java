@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import reactor.core.publisher.Flux;
@@ -22,11 +23,11 @@ import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 import io.zklock.annotation.DistributedLock;
-import io.zklock.annotation.SessionExpiry;
 import io.zklock.annotation.ZkAnnotationTest;
 import io.zklock.annotation.InvalidLockAnnotationException;
 import io.zklock.annotation.LockContext;
 import io.zklock.annotation.OnLockFailure;
+import io.zklock.fixtures.Sessions;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
@@ -56,6 +57,7 @@ import static org.awaitility.Awaitility.await;
  * context's close releases the locks still waiting; invalid values fail start-up.
  */
 @Timeout(90)
+@Tag("slow")
 class DistributedLockHoldAtLeastTests extends ZkAnnotationTest {
 
 	private static final Duration HOLD = Duration.ofSeconds(2);
@@ -232,7 +234,7 @@ class DistributedLockHoldAtLeastTests extends ZkAnnotationTest {
 				Jobs jobs = context.getBean(Jobs.class);
 				Releases releases = context.getBean(Releases.class);
 				jobs.lostInsideHold();
-				SessionExpiry.expire(context.getBean(CuratorFramework.class), server.getConnectString());
+				Sessions.expire(context.getBean(CuratorFramework.class), server.getConnectString());
 				await().atMost(Duration.ofSeconds(15)).until(() -> releases.lost().contains("hold/lost"));
 				this.contextRunner.run((elsewhere) -> {
 					ILockByCurator locks = elsewhere.getBean(ILockByCurator.class);

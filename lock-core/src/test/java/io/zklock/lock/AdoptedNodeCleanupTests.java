@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.retry.RetryNTimes;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,6 +20,7 @@ import static org.awaitility.Awaitility.await;
  * the lock path until the process dies: every exit must delete it.
  */
 @Timeout(60)
+@Tag("slow")
 class AdoptedNodeCleanupTests extends ZkServerTest {
 
 	private static final String LOCKS = "/zklock/locks/jobs";

@@ -18,6 +18,7 @@ import ch.qos.logback.core.read.ListAppender;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.LoggerFactory;
@@ -39,6 +40,7 @@ import static org.awaitility.Awaitility.await;
  * acquire the EXCLUSIVE lock on 'leak' within 2s", and a leak said nothing until shutdown.
  */
 @Timeout(90)
+@Tag("slow")
 class BusyLockDiagnosticsTests extends ZkServerTest {
 
 	private static final Duration SHORT = Duration.ofMillis(300);

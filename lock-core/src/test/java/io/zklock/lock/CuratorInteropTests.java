@@ -13,6 +13,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * READ/WRITE, in both directions, also along queues where zklock's releases hand the lock on
  * without a listing.
  */
+@Tag("slow")
 class CuratorInteropTests extends ZkServerTest {
 
 	private static final Duration SHORT = Duration.ofMillis(200);

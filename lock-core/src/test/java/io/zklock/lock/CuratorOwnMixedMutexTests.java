@@ -7,6 +7,7 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.utils.ZKPaths;
 import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * <p>
  * About 35 s, nearly all of it Curator's waits by design (see {@link CuratorOwnMutexTests}).
  */
+@Tag("slow")
 class CuratorOwnMixedMutexTests extends CuratorOwnMutexTestsBase {
 
 	private final AtomicInteger made = new AtomicInteger();

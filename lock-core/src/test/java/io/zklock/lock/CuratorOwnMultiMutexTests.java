@@ -8,6 +8,7 @@ import org.apache.curator.framework.recipes.locks.InterProcessMultiLock;
 import org.apache.curator.framework.recipes.locks.TestInterProcessMultiMutex;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.Timeout;
  * own.
  */
 @Timeout(120)
+@Tag("slow")
 class CuratorOwnMultiMutexTests extends TestInterProcessMultiMutex {
 
 	private final CuratorTestLocks zklock = new CuratorTestLocks(LOCK_BASE_PATH, LocalHandoff.off());

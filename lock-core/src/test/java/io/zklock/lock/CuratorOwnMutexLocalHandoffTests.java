@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * About 20 s, nearly all of it the 10 s wait of {@code testReentrant2Threads} that Curator's test
  * makes by design.
  */
+@Tag("slow")
 class CuratorOwnMutexLocalHandoffTests extends CuratorOwnMutexTestsBase {
 
 	CuratorOwnMutexLocalHandoffTests() {

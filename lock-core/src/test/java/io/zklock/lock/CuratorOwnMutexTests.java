@@ -2,6 +2,7 @@ package io.zklock.lock;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Curator's own mutex tests run against zklock: every lock they make is zklock's
@@ -28,6 +29,7 @@ import org.apache.curator.framework.recipes.locks.InterProcessLock;
  * server expires the old session (15 s; less when ZooKeeper's client happens to close the old
  * session on the server as the test expires it on the client side).
  */
+@Tag("slow")
 class CuratorOwnMutexTests extends CuratorOwnMutexTestsBase {
 
 	CuratorOwnMutexTests() {

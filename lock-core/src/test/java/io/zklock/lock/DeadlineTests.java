@@ -10,6 +10,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.retry.RetryNTimes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,6 +23,7 @@ import static org.awaitility.Awaitility.await;
  * when its wait runs out, and leaves nothing behind once the ensemble is back.
  */
 @Timeout(120)
+@Tag("slow")
 class DeadlineTests extends ZkServerTest {
 
 	private static final Logger logger = LoggerFactory.getLogger(DeadlineTests.class);

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.retry.RetryNTimes;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,6 +21,7 @@ import static org.awaitility.Awaitility.await;
  * outlives the outage.
  */
 @Timeout(60)
+@Tag("slow")
 class DisconnectedAcquireTests extends ZkServerTest {
 
 	@Test

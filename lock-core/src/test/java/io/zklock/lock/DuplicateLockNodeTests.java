@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.retry.RetryNTimes;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -33,6 +34,7 @@ import static org.awaitility.Awaitility.await;
  * protected id is the attempt's: it must never block it, and no exit may leave it behind.
  */
 @Timeout(60)
+@Tag("slow")
 class DuplicateLockNodeTests extends ZkServerTest {
 
 	private static final String PATH = "jobs";

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * The exclusive lock against a real ZooKeeper server: mutual exclusion across clients and
  * threads, FIFO order of waiters, and the handle-based calls.
  */
+@Tag("slow")
 class ExclusiveLockTests extends ZkServerTest {
 
 	@Test

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,6 +29,7 @@ import static org.awaitility.Awaitility.await;
  * session.
  */
 @Timeout(60)
+@Tag("slow")
 class FastPathTests extends ZkServerTest {
 
 	@Test

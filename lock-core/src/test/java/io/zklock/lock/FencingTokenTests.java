@@ -14,6 +14,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,6 +33,7 @@ import static org.awaitility.Awaitility.await;
  * container parent is reaped and re-created, although the sequence suffix then starts again at
  * zero.
  */
+@Tag("slow")
 class FencingTokenTests {
 
 	private TestingServer server;

@@ -8,6 +8,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -30,6 +31,7 @@ import static org.awaitility.Awaitility.await;
  * delivered) and with the server's own watch table ({@code wchc}; {@code mntr} counts a
  * persistent watch twice, in its data and child tables).
  */
+@Tag("slow")
 class HerdEffectTests extends ZkServerTest {
 
 	private static final int WAITERS = 5;

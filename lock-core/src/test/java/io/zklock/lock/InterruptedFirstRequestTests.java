@@ -13,6 +13,7 @@ import ch.qos.logback.core.read.ListAppender;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.LoggerFactory;
@@ -33,6 +34,7 @@ import static org.awaitility.Awaitility.await;
  * test lets it go, so the interrupt lands while it is under way, whichever thread makes it.
  */
 @Timeout(60)
+@Tag("slow")
 class InterruptedFirstRequestTests extends ZkServerTest {
 
 	private final ListAppender<ILoggingEvent> log = new ListAppender<>();

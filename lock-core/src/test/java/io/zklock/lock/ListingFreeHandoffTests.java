@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,6 +33,7 @@ import static org.awaitility.Awaitility.await;
  * watch is left on the server.
  */
 @Timeout(60)
+@Tag("slow")
 class ListingFreeHandoffTests extends ZkServerTest {
 
 	private static final Duration SHORT = Duration.ofMillis(300);

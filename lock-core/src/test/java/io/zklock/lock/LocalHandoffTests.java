@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.zklock.fixtures.ZooKeeperHandles;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.zookeeper.AsyncCallback;
@@ -28,6 +29,7 @@ import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -46,6 +48,7 @@ import static org.awaitility.Awaitility.await;
  * {@code multi(check(node), setData(lock path))} whose zxid is the next token; on a real server.
  */
 @Timeout(60)
+@Tag("slow")
 class LocalHandoffTests extends ZkServerTest {
 
 	/** Bounds no test reaches, so that a slow machine never ends a chain by time. */

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,6 +33,7 @@ import static org.awaitility.Awaitility.await;
  * give-up's delete is applied (it answers first, and deletes its node in the background), and the
  * server keeps no watch for a waiter that left.
  */
+@Tag("slow")
 class LockCleanupTests extends ZkServerTest {
 
 	@Override

@@ -12,6 +12,7 @@ import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.retry.RetryNTimes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,6 +27,7 @@ import static org.awaitility.Awaitility.await;
  * Session timeout 4 s.
  */
 @Timeout(120)
+@Tag("slow")
 class LockLossTests extends ZkServerTest {
 
 	private static final Logger logger = LoggerFactory.getLogger(LockLossTests.class);

@@ -10,6 +10,7 @@ import java.util.concurrent.locks.Lock;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMultiLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * {@link InterProcessMultiLock}, and {@link ILockByCurator#tryAcquireAll}.
  */
 @Timeout(60)
+@Tag("slow")
 class LockViewsTests extends ZkServerTest {
 
 	@Test

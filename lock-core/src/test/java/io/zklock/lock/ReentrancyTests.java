@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,6 +27,7 @@ import static org.awaitility.Awaitility.await;
  * never are, even on the same thread; thread-bound release; release of a handle from any
  * thread, once.
  */
+@Tag("slow")
 class ReentrancyTests extends ZkServerTest {
 
 	@Test

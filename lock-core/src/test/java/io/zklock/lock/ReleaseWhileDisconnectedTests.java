@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
@@ -21,6 +22,7 @@ import static org.awaitility.Awaitility.await;
  * once the ensemble is back.
  */
 @Timeout(90)
+@Tag("slow")
 class ReleaseWhileDisconnectedTests extends ZkServerTest {
 
 	private static final Logger logger = LoggerFactory.getLogger(ReleaseWhileDisconnectedTests.class);

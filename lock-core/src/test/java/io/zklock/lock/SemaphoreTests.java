@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,6 +22,7 @@ import static org.awaitility.Awaitility.await;
  * Tests for {@link SemaphoreByCurator} on a real server.
  */
 @Timeout(60)
+@Tag("slow")
 class SemaphoreTests extends ZkServerTest {
 
 	@Test

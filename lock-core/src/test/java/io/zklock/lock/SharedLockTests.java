@@ -9,6 +9,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,6 +29,7 @@ import static org.awaitility.Awaitility.await;
  * a reader waits only for the writers queued before it, WRITE and EXCLUSIVE exclude each
  * other, and a thread may downgrade but not upgrade.
  */
+@Tag("slow")
 class SharedLockTests extends ZkServerTest {
 
 	private static final Duration SHORT = Duration.ofMillis(200);

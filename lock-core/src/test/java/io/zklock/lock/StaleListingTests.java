@@ -8,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.zklock.fixtures.Sessions;
+import io.zklock.fixtures.ZooKeeperHandles;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -16,11 +18,11 @@ import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.admin.ZooKeeperAdmin;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,6 +37,7 @@ import static org.awaitility.Awaitility.await;
  * waiter's dead node stands first in line.
  */
 @Timeout(120)
+@Tag("slow")
 class StaleListingTests {
 
 	private TestingCluster cluster;
@@ -78,7 +81,7 @@ class StaleListingTests {
 		long oldSession = waiterClient.getZookeeperClient().getZooKeeper().getSessionId();
 		staleSession.set(oldSession);
 		staleListing.set(List.of(deadNode));
-		expireSession(waiterClient);
+		Sessions.expire(waiterClient, this.cluster.getConnectString());
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> waiterClient.getZookeeperClient().isConnected()
 					&& waiterClient.getZookeeperClient().getZooKeeper().getSessionId() != oldSession);
@@ -97,14 +100,6 @@ class StaleListingTests {
 		assertThat(granted.nodePath()).doesNotEndWith(deadNode);
 		assertThat(granted.fencingToken()).isGreaterThan(held.fencingToken());
 		granted.release();
-	}
-
-	private void expireSession(CuratorFramework client) throws Exception {
-		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-		ZooKeeper twin = new ZooKeeper(this.cluster.getConnectString(), 4000, (event) -> {
-		}, zk.getSessionId(), zk.getSessionPasswd());
-		await().atMost(Duration.ofSeconds(10)).until(() -> twin.getState().isConnected());
-		twin.close();
 	}
 
 	private CuratorFramework client(AtomicReference<List<String>> staleListing,

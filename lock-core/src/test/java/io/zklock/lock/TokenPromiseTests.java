@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,6 +28,7 @@ import static org.awaitility.Awaitility.await;
  * carries the larger token, with local handoff too.
  */
 @Timeout(60)
+@Tag("slow")
 class TokenPromiseTests extends ZkServerTest {
 
 	/** Bounds no test reaches, so that a slow machine never ends a chain by time. */

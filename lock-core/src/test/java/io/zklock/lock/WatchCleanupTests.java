@@ -11,6 +11,7 @@ import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,6 +35,7 @@ import static org.awaitility.Awaitility.await;
  * trusts a first watch lost with its connection.
  */
 @Timeout(90)
+@Tag("slow")
 class WatchCleanupTests extends ZkServerTest {
 
 	private static final Duration SHORT = Duration.ofMillis(300);

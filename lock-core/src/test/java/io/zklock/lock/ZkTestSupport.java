@@ -1,11 +1,8 @@
 package io.zklock.lock;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -16,18 +13,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import ch.qos.logback.classic.Level;
+import io.zklock.fixtures.FourLetterWords;
+import io.zklock.fixtures.Sessions;
+import io.zklock.fixtures.ZooKeeperServers;
 import io.zklock.lock.internal.LockNodeName;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooKeeper;
-import org.apache.zookeeper.client.FourLetterWordMain;
-import org.apache.zookeeper.server.command.FourLetterCommands;
 import org.slf4j.LoggerFactory;
 
 import static org.awaitility.Awaitility.await;
@@ -35,7 +31,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * Shared fixtures of the lock-core tests: a real ZooKeeper server (curator-test
  * {@link TestingServer}) on a free port with the four-letter words enabled, Curator clients
- * that stand for separate processes, and probes of the server state (lock nodes, watches).
+ * that stand for separate processes, and probes of the server state (lock nodes, watches). What
+ * needs no engine type comes from the build's test fixtures ({@code tests/test-fixtures}); this
+ * class adds the lock engine's view (lock-node names, the product's namespace and root).
  */
 public final class ZkTestSupport {
 
@@ -48,9 +46,7 @@ public final class ZkTestSupport {
 	static final Duration AWAIT = Duration.ofSeconds(20);
 
 	static {
-		// wchc/wchs/mntr are refused unless whitelisted; the whitelist is read once per JVM
-		System.setProperty("zookeeper.4lw.commands.whitelist", "*");
-		FourLetterCommands.resetWhiteList();
+		ZooKeeperServers.enableFourLetterWords();
 		// without a logback-test.xml, logback logs ZooKeeper's server at DEBUG
 		quiet("org.apache.zookeeper");
 		quiet("org.apache.curator");
@@ -65,51 +61,30 @@ public final class ZkTestSupport {
 		}
 	}
 
-	/** Ends a client's session now: a twin handle on the same session id closes it. */
+	/** Ends a client's session now ({@link Sessions#expire(CuratorFramework, String)}). */
 	public static void expireSession(TestingServer server, CuratorFramework client) throws Exception {
-		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-		ZooKeeper twin = new ZooKeeper(server.getConnectString(), 30_000,
-				(event) -> {
-				}, zk.getSessionId(), zk.getSessionPasswd());
-		try {
-			await().atMost(AWAIT).until(() -> twin.getState().isConnected());
-		}
-		finally {
-			twin.close();
-		}
+		Sessions.expire(client, server.getConnectString());
 	}
 
+	/** Starts a server on a free port ({@link ZooKeeperServers#start()}). */
 	static TestingServer startServer() throws Exception {
-		return startServer(Map.of());
+		return ZooKeeperServers.start();
 	}
 
 	/**
-	 * Starts a server on a free port.
+	 * Starts a server on a free port ({@link ZooKeeperServers#start(Map)}).
 	 * @param customProperties extra {@code zoo.cfg} properties
 	 */
 	static TestingServer startServer(Map<String, Object> customProperties) throws Exception {
-		Map<String, Object> properties = new HashMap<>(customProperties);
-		properties.put("4lw.commands.whitelist", "*");
-		InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, -1, -1, properties);
-		return new TestingServer(spec, true);
+		return ZooKeeperServers.start(customProperties);
 	}
 
 	/**
-	 * Starts a server on a free port whose container reaper runs every 100 ms without a rate
-	 * limit, so an empty CONTAINER node is gone within a second.
+	 * Starts a server whose container reaper empties a CONTAINER node within a second
+	 * ({@link ZooKeeperServers#startFastReaping()}).
 	 */
 	static TestingServer startFastReapingServer() throws Exception {
-		// TestingZooKeeperMain reads the container settings from these system properties; a
-		// custom property of the InstanceSpec reaches only "zookeeper."-prefixed ones
-		Map<String, Object> fastReaping = Map.of("znode.container.checkIntervalMs", "100",
-				"znode.container.maxPerMinute", "100000");
-		fastReaping.forEach((key, value) -> System.setProperty(key, value.toString()));
-		try {
-			return startServer(fastReaping);
-		}
-		finally {
-			fastReaping.keySet().forEach(System::clearProperty);
-		}
+		return ZooKeeperServers.startFastReaping();
 	}
 
 	/** The ZooKeeper path (inside the namespace) of a lock path's lock nodes. */
@@ -160,15 +135,8 @@ public final class ZkTestSupport {
 	}
 
 	static String fourLetterWord(TestingServer server, String word) {
-		try {
-			return FourLetterWordMain.send4LetterWord("127.0.0.1", server.getPort(), word);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
+		return FourLetterWords.send(server.getPort(), word)
+			.orElseThrow(() -> new IllegalStateException("No answer to " + word + " on port " + server.getPort()));
 	}
 
 	/** The number of watches the server keeps, over all sessions ({@code mntr zk_watch_count}). */
@@ -185,26 +153,12 @@ public final class ZkTestSupport {
 	}
 
 	private static long serverMetric(TestingServer server, String name) {
-		String mntr = fourLetterWord(server, "mntr");
-		for (String line : mntr.split("\n")) {
-			String[] parts = line.trim().split("\\s+");
-			if (parts.length == 2 && parts[0].equals(name)) {
-				return Long.parseLong(parts[1]);
-			}
-		}
-		throw new IllegalStateException("No " + name + " in mntr output (is 4lw whitelisted?): " + mntr);
+		return FourLetterWords.metric(server.getPort(), name);
 	}
 
 	/** The paths the server keeps watches on, one entry per session and path ({@code wchc}). */
 	static List<String> serverWatchedPaths(TestingServer server) {
-		String wchc = fourLetterWord(server, "wchc");
-		List<String> paths = new ArrayList<>();
-		for (String line : wchc.split("\n")) {
-			if (line.startsWith("\t")) {
-				paths.add(line.trim());
-			}
-		}
-		return paths;
+		return FourLetterWords.watchedPaths(server.getPort());
 	}
 
 	/** The server-side watches on lock nodes, one entry per session and watched path. */

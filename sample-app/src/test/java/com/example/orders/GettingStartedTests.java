@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -41,6 +42,7 @@ import static org.awaitility.Awaitility.await;
 @ActiveProfiles("dev")
 @DirtiesContext
 @Timeout(60)
+@Tag("slow")
 class GettingStartedTests {
 
 	private final ExecutorService threads = Executors.newFixedThreadPool(4);

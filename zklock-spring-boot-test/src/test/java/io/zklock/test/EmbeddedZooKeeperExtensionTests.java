@@ -16,6 +16,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.platform.testkit.engine.EngineTestKit;
@@ -37,6 +38,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
  * gone.
  */
 @Timeout(120)
+@Tag("slow")
 class EmbeddedZooKeeperExtensionTests {
 
 	/** Threads of a ZooKeeper server or client, and of zklock's Curator helpers. */

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 @EmbeddedZooKeeper
 @SpringBootTest(classes = LockedOrders.Application.class)
 @Timeout(60)
+@Tag("slow")
 class EmbeddedZooKeeperSpringTests {
 
 	@Autowired

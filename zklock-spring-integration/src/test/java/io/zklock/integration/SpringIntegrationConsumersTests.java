@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code LockRequestHandlerAdvice} loses no update of a read–pause–write.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
+@Tag("slow")
 class SpringIntegrationConsumersTests {
 
 	private static final int INSTANCES = 3;

@@ -20,6 +20,7 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -47,6 +48,7 @@ import static org.awaitility.Awaitility.await;
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("slow")
 class ZkDistributedLockTests {
 
 	private static TestingServer server;

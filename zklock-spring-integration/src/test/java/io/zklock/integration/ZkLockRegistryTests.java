@@ -6,7 +6,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.zklock.integration.leader.Sessions;
+import io.zklock.fixtures.Sessions;
 import io.zklock.lock.ExclusiveLockByCurator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -15,6 +15,7 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,6 +29,7 @@ import static org.awaitility.Awaitility.await;
  * fencing tokens, key encoding, and what a lost hold answers.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("slow")
 class ZkLockRegistryTests {
 
 	private TestingServer server;

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A short contended run of each kind completes and its counters add up (no timing is asserted).
  */
 @Timeout(120)
+@Tag("slow")
 class ContendedLoadTests {
 
 	private static InProcessZooKeeper server;

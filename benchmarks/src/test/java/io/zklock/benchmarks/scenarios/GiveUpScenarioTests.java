@@ -2,6 +2,7 @@ package io.zklock.benchmarks.scenarios;
 
 import java.util.Map;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the targets are there. No timing is asserted (the targets' figures are reported, not checked).
  */
 @Timeout(120)
+@Tag("slow")
 class GiveUpScenarioTests {
 
 	@Test

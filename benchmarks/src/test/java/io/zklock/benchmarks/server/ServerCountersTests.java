@@ -2,6 +2,7 @@ package io.zklock.benchmarks.server;
 
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * add up, each member's own {@code mntr} is taken out, the data tree's figures are not added.
  */
 @Timeout(60)
+@Tag("slow")
 class ServerCountersTests {
 
 	@Test

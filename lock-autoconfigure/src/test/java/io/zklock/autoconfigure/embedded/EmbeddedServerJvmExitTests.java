@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.fail;
  * application's context must then shut down cleanly, and ZooKeeper's server must not fill the
  * log with INFO lines nor report "ZK server died".
  */
+@Tag("slow")
 class EmbeddedServerJvmExitTests {
 
 	private static final Duration EXIT_BOUND = Duration.ofSeconds(60);

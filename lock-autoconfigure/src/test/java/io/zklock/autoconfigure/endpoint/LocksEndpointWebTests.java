@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
@@ -47,6 +48,7 @@ import static org.awaitility.Awaitility.await;
 				"spring.jmx.enabled=false", "spring.application.name=web-tests", "zklock.instance-id=web-tests:1" })
 @Timeout(60)
 @DirtiesContext // closes the context with its client before the server stops, instead of caching it
+@Tag("slow")
 class LocksEndpointWebTests {
 
 	private static final TestingServer server = startServer();

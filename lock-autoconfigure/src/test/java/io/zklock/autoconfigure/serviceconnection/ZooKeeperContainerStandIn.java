@@ -7,7 +7,7 @@ import org.apache.curator.test.TestingServer;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
 
-import io.zklock.autoconfigure.LoopbackTestingServer;
+import io.zklock.fixtures.ZooKeeperServers;
 
 /**
  * A Testcontainers container of the {@code zookeeper} image without Docker: starting it starts
@@ -42,7 +42,7 @@ final class ZooKeeperContainerStandIn extends GenericContainer<ZooKeeperContaine
 	@Override
 	public void start() {
 		if (this.server == null) {
-			this.server = LoopbackTestingServer.start();
+			this.server = ZooKeeperServers.startOnLoopback();
 		}
 	}
 

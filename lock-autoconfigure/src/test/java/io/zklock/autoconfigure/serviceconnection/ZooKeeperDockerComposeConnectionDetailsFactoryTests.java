@@ -9,7 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import io.zklock.autoconfigure.LoopbackTestingServer;
+import io.zklock.fixtures.ZooKeeperServers;
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.autoconfigure.ZkLockConnectionDetails;
 import io.zklock.lock.ILockByCurator;
@@ -38,7 +38,7 @@ class ZooKeeperDockerComposeConnectionDetailsFactoryTests {
 
 	@BeforeAll
 	static void startServer() {
-		server = LoopbackTestingServer.start();
+		server = ZooKeeperServers.startOnLoopback();
 	}
 
 	@AfterAll

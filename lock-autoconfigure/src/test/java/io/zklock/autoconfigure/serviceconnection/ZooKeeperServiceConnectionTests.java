@@ -2,6 +2,7 @@ package io.zklock.autoconfigure.serviceconnection;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "zklock.zookeeper.connect-string=127.0.0.1:1", "spring.jmx.enabled=false" })
 @Timeout(60)
 @DirtiesContext(classMode = ClassMode.AFTER_EACH_TEST_METHOD) // the client closes before the server
+@Tag("slow")
 class ZooKeeperServiceConnectionTests {
 
 	@ServiceConnection

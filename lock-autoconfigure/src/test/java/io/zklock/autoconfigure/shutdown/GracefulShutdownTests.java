@@ -18,12 +18,13 @@ import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.zklock.autoconfigure.ChildJvm;
-import io.zklock.autoconfigure.LoopbackTestingServer;
+import io.zklock.fixtures.ZooKeeperServers;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
@@ -42,6 +43,7 @@ import static org.awaitility.Awaitility.await;
  * the waiting node on {@code orders/2}), and once the child has exited no node of its session may
  * be left on the server.
  */
+@Tag("slow")
 class GracefulShutdownTests {
 
 	private static final Duration BOUND = Duration.ofSeconds(60);
@@ -51,7 +53,7 @@ class GracefulShutdownTests {
 	void shouldFinishTheRunningBodyGrantNothingNewAndLeaveNothingOnSigterm(@TempDir Path directory) throws Exception {
 		Path output = directory.resolve("graceful-shutdown-app.log");
 		ExecutorService rivalThread = Executors.newSingleThreadExecutor();
-		try (TestingServer server = LoopbackTestingServer.start();
+		try (TestingServer server = ZooKeeperServers.startOnLoopback();
 				CuratorFramework client = CuratorFrameworkFactory.builder()
 					.connectString(server.getConnectString())
 					.namespace("zklock")

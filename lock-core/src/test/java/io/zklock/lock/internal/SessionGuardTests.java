@@ -19,6 +19,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.CreateMode;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,6 +33,7 @@ import static org.awaitility.Awaitility.await;
  * threads, and a registration never stalls Curator's connection-state thread.
  */
 @Timeout(60)
+@Tag("slow")
 class SessionGuardTests extends ZkServerTest {
 
 	@Test

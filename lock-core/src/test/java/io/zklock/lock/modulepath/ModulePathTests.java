@@ -17,6 +17,7 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
 import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code package}, with the jar and the runtime class path as system properties.
  */
 @Timeout(120)
+@Tag("slow")
 class ModulePathTests {
 
 	/**

@@ -58,7 +58,11 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * </ul>
  * Commands ({@code bash}) and sample output ({@code json}, {@code promql}) are not code samples.
  * Every relative link of the documents must lead to a file that exists and, with a
- * {@code #fragment} into a Markdown file, to one of its headings.
+ * {@code #fragment} into a Markdown file, to one of its headings. The documents are the user's
+ * (the README and {@code docs/}) and the maintainer's ({@code CONTRIBUTING.md} and the README of
+ * every module folder, which ships in the starters' jars); the module pages ({@code docs/modules.md},
+ * {@code docs/architecture.md}) name every module folder of the build and no other, and each
+ * starter's README lists exactly the dependencies of its pom.
  */
 class DocSamplesTests {
 
@@ -77,7 +81,7 @@ class DocSamplesTests {
 	private final Path root = repositoryRoot();
 
 	@Test
-	void shouldMarkEveryCodeSampleWithItsSource() throws IOException {
+	void shouldMarkEveryCodeSampleWithItsSource() throws Exception {
 		List<String> unmarked = new ArrayList<>();
 		for (Sample sample : samples()) {
 			if (!sample.language().equals("java") && !sample.language().equals("kotlin")) {
@@ -95,7 +99,7 @@ class DocSamplesTests {
 	}
 
 	@Test
-	void shouldShowEachSampleExactlyAsItsSourceHasIt() throws IOException {
+	void shouldShowEachSampleExactlyAsItsSourceHasIt() throws Exception {
 		for (Sample sample : samples()) {
 			Matcher file = (sample.marker() != null) ? FILE_MARKER.matcher(sample.marker()) : null;
 			if (file == null || !file.matches()) {
@@ -111,7 +115,7 @@ class DocSamplesTests {
 	}
 
 	@Test
-	void shouldNameTheOtherLibraryInTheFirstLineOfItsSamples() throws IOException {
+	void shouldNameTheOtherLibraryInTheFirstLineOfItsSamples() throws Exception {
 		for (Sample sample : samples()) {
 			Matcher other = (sample.marker() != null) ? OTHER_LIBRARY_MARKER.matcher(sample.marker()) : null;
 			if (other != null && other.matches()) {
@@ -122,7 +126,7 @@ class DocSamplesTests {
 	}
 
 	@Test
-	void shouldBindEveryZklockPropertyOfTheYamlSamples() throws IOException {
+	void shouldBindEveryZklockPropertyOfTheYamlSamples() throws Exception {
 		for (Sample sample : samples()) {
 			if (!sample.language().equals("yaml")) {
 				continue;
@@ -238,10 +242,10 @@ class DocSamplesTests {
 	}
 
 	@Test
-	void shouldLinkOnlyToFilesAndHeadingsThatExist() throws IOException {
+	void shouldLinkOnlyToFilesAndHeadingsThatExist() throws Exception {
 		Pattern link = Pattern.compile("\\]\\(([^)\\s]+)\\)");
 		List<String> broken = new ArrayList<>();
-		for (Path document : documents()) {
+		for (Path document : allDocuments()) {
 			Matcher matcher = link.matcher(withoutCodeBlocks(read(document)));
 			while (matcher.find()) {
 				String target = matcher.group(1);
@@ -261,6 +265,48 @@ class DocSamplesTests {
 			}
 		}
 		assertThat(broken).as("relative links of the documents").isEmpty();
+	}
+
+	@Test
+	void shouldNameEveryModuleFolderOfTheBuildOnTheModulePages() throws Exception {
+		List<String> modules = ReactorModules.folders(this.root);
+		Pattern folder = Pattern.compile("`((?:[a-z0-9][a-z0-9.-]*/)+)`");
+		for (String page : List.of("docs/modules.md", "docs/architecture.md")) {
+			String text = withoutCodeBlocks(read(this.root.resolve(page)));
+			assertThat(modules).as("module folders of the root pom that " + page + " does not name as `folder/`")
+				.allMatch((module) -> text.contains("`" + module + "/`"));
+			Matcher named = folder.matcher(text);
+			List<String> unknown = new ArrayList<>();
+			while (named.find()) {
+				String path = named.group(1).substring(0, named.group(1).length() - 1);
+				if (modules.stream().noneMatch((module) -> module.equals(path) || module.startsWith(path + "/"))) {
+					unknown.add(path);
+				}
+			}
+			assertThat(unknown).as("folders " + page + " names that are no module of the root pom (nor hold one)")
+				.isEmpty();
+		}
+	}
+
+	@Test
+	void shouldListExactlyTheDependenciesOfEachStarterInItsReadme() throws Exception {
+		Pattern row = Pattern.compile("(?m)^\\| `([\\w.-]+)` \\|");
+		for (String starter : List.of("lock-starter", "lock-starter/embedded")) {
+			NodeList dependencies = element(read(this.root.resolve(starter).resolve("pom.xml")))
+				.getElementsByTagName("dependency");
+			List<String> declared = new ArrayList<>();
+			for (int i = 0; i < dependencies.getLength(); i++) {
+				declared.add(text((Element) dependencies.item(i), "artifactId"));
+			}
+			Matcher listed = row.matcher(read(this.root.resolve(starter).resolve("README.md")));
+			List<String> inReadme = new ArrayList<>();
+			while (listed.find()) {
+				inReadme.add(listed.group(1));
+			}
+			assertThat(inReadme).as("the dependencies " + starter + "/README.md lists (it ships in the starter's "
+					+ "sources and javadoc jars), against " + starter + "/pom.xml")
+				.containsExactlyInAnyOrderElementsOf(declared);
+		}
 	}
 
 	/** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as dashes. */
@@ -311,6 +357,7 @@ class DocSamplesTests {
 		assertThat(cut(source, "x", "A.java")).isEqualTo("void a() {\n    call();\nshown();\n");
 	}
 
+	/** The user's documents: the README and {@code docs/}. */
 	private List<Path> documents() throws IOException {
 		List<Path> documents = new ArrayList<>();
 		documents.add(this.root.resolve("README.md"));
@@ -320,9 +367,22 @@ class DocSamplesTests {
 		return documents;
 	}
 
-	private List<Sample> samples() throws IOException {
+	/** The user's documents and the maintainer's: {@code CONTRIBUTING.md} and every module's README. */
+	private List<Path> allDocuments() throws Exception {
+		List<Path> documents = documents();
+		documents.add(this.root.resolve("CONTRIBUTING.md"));
+		for (String folder : ReactorModules.folders(this.root)) {
+			Path readme = this.root.resolve(folder).resolve("README.md");
+			if (Files.isRegularFile(readme)) {
+				documents.add(readme);
+			}
+		}
+		return documents;
+	}
+
+	private List<Sample> samples() throws Exception {
 		List<Sample> samples = new ArrayList<>();
-		for (Path document : documents()) {
+		for (Path document : allDocuments()) {
 			String text = read(document);
 			Matcher matcher = BLOCK.matcher(text);
 			while (matcher.find()) {

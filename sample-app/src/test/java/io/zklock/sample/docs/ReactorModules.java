@@ -24,11 +24,20 @@ final class ReactorModules {
 	static List<String> artifactIds(Path root) throws Exception {
 		List<String> artifactIds = new ArrayList<>();
 		artifactIds.add(artifactId(root.resolve("pom.xml")));
-		NodeList modules = parse(root.resolve("pom.xml")).getElementsByTagName("module");
-		for (int i = 0; i < modules.getLength(); i++) {
-			artifactIds.add(artifactId(root.resolve(modules.item(i).getTextContent().strip()).resolve("pom.xml")));
+		for (String folder : folders(root)) {
+			artifactIds.add(artifactId(root.resolve(folder).resolve("pom.xml")));
 		}
 		return artifactIds;
+	}
+
+	/** The folder of every module the root pom lists (in its profiles too), such as {@code tests/fault-tests}. */
+	static List<String> folders(Path root) throws Exception {
+		List<String> folders = new ArrayList<>();
+		NodeList modules = parse(root.resolve("pom.xml")).getElementsByTagName("module");
+		for (int i = 0; i < modules.getLength(); i++) {
+			folders.add(modules.item(i).getTextContent().strip());
+		}
+		return folders;
 	}
 
 	private static String artifactId(Path pom) throws Exception {

@@ -21,6 +21,7 @@ import io.zklock.lock.LockMode;
 import io.zklock.sample.demo.InventoryClient;
 import io.zklock.sample.demo.ReservationOutcome;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -42,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "server.address=127.0.0.1", "zklock.zookeeper.embedded.enabled=true",
 				"zklock.zookeeper.embedded.port=0", "sample.inventory.work-pause=1ms" })
+@Tag("slow")
 class InventoryServiceTests {
 
 	private static final Path INVENTORY_DIRECTORY = createDirectory();

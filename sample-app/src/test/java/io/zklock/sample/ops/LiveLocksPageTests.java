@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
@@ -47,6 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "server.address=127.0.0.1", "zklock.zookeeper.embedded.enabled=true",
 				"zklock.zookeeper.embedded.port=0" })
+@Tag("slow")
 class LiveLocksPageTests {
 
 	private static final Path INVENTORY_DIRECTORY = createDirectory();

@@ -3,6 +3,7 @@ package io.zklock.fault;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.zklock.fixtures.ZooKeeperHandles;
 import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;

@@ -10,10 +10,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import io.zklock.fault.ensemble.EnsembleProbe;
-import io.zklock.fault.ensemble.FourLetterWords;
 import io.zklock.fault.ensemble.InProcessEnsemble;
 import io.zklock.fault.harness.FaultLab;
 import io.zklock.fault.harness.InJvmClients;
+import io.zklock.fixtures.FourLetterWords;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;

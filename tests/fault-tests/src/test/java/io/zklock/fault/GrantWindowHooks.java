@@ -3,6 +3,7 @@ package io.zklock.fault;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.zklock.fixtures.ZooKeeperHandles;
 import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.AsyncCallback;

@@ -16,10 +16,10 @@ import java.util.stream.Collectors;
 
 import io.zklock.fault.ensemble.Ensemble;
 import io.zklock.fault.ensemble.EnsembleProbe;
-import io.zklock.fault.ensemble.FourLetterWords;
 import io.zklock.fault.ensemble.LaggableEnsemble;
 import io.zklock.fault.net.ClientRoute;
 import io.zklock.fault.net.LaggingLink;
+import io.zklock.fixtures.FourLetterWords;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;

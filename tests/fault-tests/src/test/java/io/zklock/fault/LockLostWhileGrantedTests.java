@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import io.zklock.fixtures.Sessions;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockHandle;
@@ -21,7 +22,6 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.test.TestingServer;
 import org.apache.curator.utils.ZookeeperFactory;
-import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -99,7 +99,7 @@ class LockLostWhileGrantedTests {
 
 		// the session expires after the grant was decided and before the hold is registered
 		int seen = waiterStates.size();
-		expireSession(waiterClient);
+		Sessions.expire(waiterClient, this.server.getConnectString());
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> waiterStates.subList(seen, waiterStates.size()).contains(ConnectionState.RECONNECTED));
 		assertThat(waiterStates.subList(seen, waiterStates.size())).contains(ConnectionState.LOST);
@@ -158,15 +158,6 @@ class LockLostWhileGrantedTests {
 		client.blockUntilConnected();
 		this.clients.add(client);
 		return client;
-	}
-
-	/** Expires the client's session at the server: a twin handle on the same session, closed. */
-	private void expireSession(CuratorFramework client) throws Exception {
-		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-		ZooKeeper twin = new ZooKeeper(this.server.getConnectString(), SESSION_TIMEOUT_MS, (event) -> {
-		}, zk.getSessionId(), zk.getSessionPasswd());
-		await().atMost(Duration.ofSeconds(10)).until(() -> twin.getState().isConnected());
-		twin.close();
 	}
 
 }

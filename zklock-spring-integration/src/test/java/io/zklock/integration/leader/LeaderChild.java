@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.zklock.fixtures.Signals;
+
 /**
  * The test JVM's side of a {@link LeaderChildMain} process: starts it on this JVM's class path,
  * turns its report lines into the {@link LeadershipLog} and the {@link FencedResource}
@@ -73,33 +75,17 @@ final class LeaderChild implements AutoCloseable {
 	}
 
 	void pause() {
-		signal("STOP");
+		Signals.stop(this.process.pid());
 	}
 
 	void resume() {
-		signal("CONT");
-	}
-
-	private void signal(String signal) {
-		try {
-			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(this.process.pid())).start();
-			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-				throw new IllegalStateException("kill -" + signal + " " + this.process.pid() + " failed");
-			}
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("Could not run kill -" + signal, ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		Signals.resume(this.process.pid());
 	}
 
 	@Override
 	public void close() throws Exception {
 		if (this.process.isAlive()) {
-			signal("CONT");
+			Signals.resume(this.process.pid());
 		}
 		this.process.getOutputStream().close();
 		if (!this.process.waitFor(20, TimeUnit.SECONDS)) {

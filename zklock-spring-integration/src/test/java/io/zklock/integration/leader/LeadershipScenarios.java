@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import io.zklock.fixtures.BlackHoleProxy;
+import io.zklock.fixtures.Sessions;
 import org.apache.curator.framework.state.ConnectionStateErrorPolicy;
 import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.framework.state.StandardConnectionStateErrorPolicy;
@@ -118,12 +120,12 @@ abstract class LeadershipScenarios {
 
 	/** The leader cut off from the server for 2T, then healed. */
 	Figures partition(int instances) throws Exception {
-		PartitionProxy proxy = closing(new PartitionProxy(this.server.getPort()));
+		BlackHoleProxy proxy = closing(new BlackHoleProxy("a", List.of(this.server.getPort())));
 		node("a", proxy.connectString());
 		awaitLeaders(List.of("a"));
 		startFollowers(instances);
 		long fault = System.nanoTime();
-		proxy.cut();
+		proxy.blackHole();
 		awaitUntil(fault + SESSION_TIMEOUT.multipliedBy(2).toNanos());
 		proxy.heal();
 		String policyName = (this.policy instanceof SessionConnectionStateErrorPolicy) ? ", session policy" : "";

@@ -1,5 +1,6 @@
 package io.zklock.integration.leader;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * reconnected (the probe timed out) is granted leadership again from thread data, holding no
  * lock node. These tests assert that defect: two leaders at the end of every run.
  */
+@Tag("slow")
 class SpringIntegrationRegistryLeadershipTests extends LeadershipScenarios {
 
 	@Override

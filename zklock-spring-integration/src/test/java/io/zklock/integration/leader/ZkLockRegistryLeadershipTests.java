@@ -1,5 +1,6 @@
 package io.zklock.integration.leader;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -13,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * lead for longer than that, exactly one leads at the end, and the stale leader's writes with
  * its old fencing token are refused once the new leader wrote.
  */
+@Tag("slow")
 class ZkLockRegistryLeadershipTests extends LeadershipScenarios {
 
 	@Override

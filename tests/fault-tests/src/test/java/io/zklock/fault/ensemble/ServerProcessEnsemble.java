@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import io.zklock.fault.harness.ChildJvm;
-import io.zklock.fault.harness.Signals;
+import io.zklock.fixtures.FourLetterWords;
+import io.zklock.fixtures.Signals;
 
 import static org.awaitility.Awaitility.await;
 

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.zklock.fault.history.Event;
 import io.zklock.fault.history.History;
+import io.zklock.fixtures.Signals;
 import io.zklock.lock.LocalHandoff;
 
 /**

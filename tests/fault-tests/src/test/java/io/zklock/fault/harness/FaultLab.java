@@ -13,8 +13,8 @@ import io.zklock.fault.contender.CallShape;
 import io.zklock.fault.ensemble.Ensemble;
 import io.zklock.fault.ensemble.EnsembleProbe;
 import io.zklock.fault.history.History;
-import io.zklock.fault.net.BlackHoleProxy;
 import io.zklock.fault.register.FencedRegister;
+import io.zklock.fixtures.BlackHoleProxy;
 import io.zklock.lock.LocalHandoff;
 
 import static org.awaitility.Awaitility.await;

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.zklock.fixtures.BlackHoleProxy;
+
 /**
  * A loopback TCP proxy that routes one ZooKeeper client to one member of the ensemble, the member
  * it names at the time the client connects, and can lose a reply the way a network does:

@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.zklock.fixtures.BlackHoleProxy;
+
 /**
  * A loopback TCP proxy on a ZooKeeper member's quorum link to the leader (the member's view names
  * this proxy as the leader's quorum address) that can make the member <em>lag</em>: while
