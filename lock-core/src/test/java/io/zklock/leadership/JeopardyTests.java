@@ -19,6 +19,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.retry.RetryNTimes;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
@@ -34,6 +35,7 @@ import static org.awaitility.Awaitility.await;
  * it and the candidate is elected again by itself; a listener that blocks delays neither. Session
  * timeout 4 s.
  */
+@Tag("slow")
 @Timeout(120)
 class JeopardyTests extends ZkServerTest {
 

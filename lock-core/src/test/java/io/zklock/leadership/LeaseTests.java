@@ -20,6 +20,7 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.admin.ZooKeeperAdmin;
 import org.apache.zookeeper.client.ZKClientConfig;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
@@ -36,6 +37,7 @@ import static org.awaitility.Awaitility.await;
  * do not renew it (they count from their send); a renewal answered in time resumes the same term. A
  * real {@code SIGSTOP} of a child JVM is the fault suite's. Session timeout 4 s.
  */
+@Tag("slow")
 @Timeout(120)
 class LeaseTests extends ZkServerTest {
 
