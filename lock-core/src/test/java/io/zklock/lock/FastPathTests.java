@@ -139,6 +139,9 @@ class FastPathTests extends ZkServerTest {
 		// the predecessor gives up while the holder still holds: its deletion is no grant
 		assertThat(gaveUp.get(20, TimeUnit.SECONDS)).isEmpty();
 		await().atMost(AWAIT).until(() -> record.count("send list") == 2);
+		// the waiter watches the holder now: its read behind the watch returned, after the second listing
+		await().atMost(AWAIT)
+			.until(() -> record.events.lastIndexOf("reply read") > record.events.lastIndexOf("send list"));
 		await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> !waiter.isDone());
 		assertThat(holder.isHeld()).isTrue();
 
