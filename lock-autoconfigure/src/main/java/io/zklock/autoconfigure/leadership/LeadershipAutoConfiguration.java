@@ -102,8 +102,11 @@ public final class LeadershipAutoConfiguration {
 			return builder.build();
 		}
 		catch (IllegalArgumentException ex) {
+			// "Leadership root 'x' is invalid: Lock root 'x' is invalid: <rule>": the exception names the property
+			String message = String.valueOf(ex.getMessage());
+			int rule = message.lastIndexOf("is invalid: ");
 			throw new InvalidConfigurationPropertyValueException("zklock.leadership.root-path",
-					leadership.getRootPath(), String.valueOf(ex.getMessage()));
+					leadership.getRootPath(), (rule >= 0) ? message.substring(rule + "is invalid: ".length()) : message);
 		}
 	}
 

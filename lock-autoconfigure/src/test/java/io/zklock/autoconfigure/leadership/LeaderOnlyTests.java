@@ -41,15 +41,15 @@ class LeaderOnlyTests extends LeadershipTest {
 				Closer onLeader = a.getBean(Closer.class);
 				Closer onFollower = b.getBean(Closer.class);
 				assertThat(leads(b, "billing-close")).isFalse();
-				assertThat(onLeader.close()).as("the leader runs it, with its term's token").contains(term.fencingToken());
-				assertThat(onFollower.close()).as("the follower skips it").isEmpty();
+				assertThat(onLeader.closeTheDay()).as("the leader runs it, with its term's token").contains(term.fencingToken());
+				assertThat(onFollower.closeTheDay()).as("the follower skips it").isEmpty();
 				assertThat(b.getBean(Skips.class).calls).singleElement().satisfies((skipped) -> {
 					assertThat(skipped.reason()).isEqualTo(SkippedCall.Reason.NOT_LEADER);
 					assertThat(skipped.lockPath()).isEqualTo("billing-close");
 					assertThat(skipped.lockName()).isEqualTo("billing-close");
 					assertThat(skipped.mode()).isNull();
 					assertThat(skipped.waited()).isZero();
-					assertThat(skipped.method()).isEqualTo("Closer.close()");
+					assertThat(skipped.method()).isEqualTo("Closer.closeTheDay()");
 				});
 				assertThat(a.getBean(Skips.class).calls).isEmpty();
 				assertThat(onLeader.ran()).containsExactly(term.fencingToken());
@@ -65,7 +65,7 @@ class LeaderOnlyTests extends LeadershipTest {
 			elsewhere.acquire();
 			instance("a").withUserConfiguration(CloserConfiguration.class).run((context) -> {
 				Closer closer = context.getBean(Closer.class);
-				assertThat(closer.close()).isEmpty();
+				assertThat(closer.closeTheDay()).isEmpty();
 				assertThat(closer.report()).isNull();
 				closer.touch();
 				assertThat(closer.later()).isCompletedWithValue(null);
@@ -85,11 +85,11 @@ class LeaderOnlyTests extends LeadershipTest {
 			instance("a").withUserConfiguration(CloserConfiguration.class).run((context) -> {
 				Closer closer = context.getBean(Closer.class);
 				Mono<Long> single = closer.single();
-				assertThat(closer.close()).isEmpty();
+				assertThat(closer.closeTheDay()).isEmpty();
 				elsewhere.release();
 				Term term = awaitTerm(context, "billing-close");
 				long token = term.fencingToken();
-				assertThat(closer.close()).contains(token);
+				assertThat(closer.closeTheDay()).contains(token);
 				assertThat(closer.report()).isEqualTo("closed under " + token);
 				assertThat(closer.later()).isCompletedWithValue(token);
 				assertThat(single.block()).as("a Mono made before the grant checks when subscribed").isEqualTo(token);
@@ -153,7 +153,7 @@ class LeaderOnlyTests extends LeadershipTest {
 		}
 
 		@LeaderOnly("billing-close")
-		public Optional<Long> close() {
+		public Optional<Long> closeTheDay() {
 			long token = LeaderContext.currentToken();
 			this.ran.add(token);
 			return Optional.of(token);

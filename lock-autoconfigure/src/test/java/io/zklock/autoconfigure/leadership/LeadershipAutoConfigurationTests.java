@@ -241,7 +241,8 @@ class LeadershipAutoConfigurationTests extends LeadershipTest {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause()
 				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
-				.hasMessageStartingWith("Property zklock.leadership.root-path with value 'leaders' is invalid: ");
+				.hasMessage("Property zklock.leadership.root-path with value 'leaders' is invalid: it must start with '/', "
+						+ "for example '/leaders'; the default is '/leaders'");
 		});
 	}
 
