@@ -236,9 +236,17 @@ public final class LeadershipTester {
 		}
 	}
 
+	/**
+	 * Closes the client's socket, then sends a request: it wakes the client's I/O thread, which finds
+	 * the socket closed at once (alone, it would notice only at its next request, up to a third of the
+	 * session timeout later).
+	 */
 	private void dropConnection() {
 		try {
-			this.client.getZookeeperClient().getZooKeeper().getTestable().closeSocket();
+			ZooKeeper zookeeper = this.client.getZookeeperClient().getZooKeeper();
+			zookeeper.getTestable().closeSocket();
+			zookeeper.exists("/", false, (rc, path, ctx, stat) -> {
+			}, null);
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException("Could not drop the application's ZooKeeper connection: " + ex, ex);

@@ -118,7 +118,7 @@ class LeadershipInstancesTests extends LeadershipTest {
 			.run((a) -> {
 				Term term = awaitTerm(a, "billing-close");
 				await().atMost(WAIT).until(() -> this.log.entries().contains("a: granted"));
-				a.getBean(CuratorFramework.class).getZookeeperClient().getZooKeeper().getTestable().closeSocket();
+				dropConnection(a);
 				await().atMost(WAIT).until(() -> this.log.entries().contains("a: revoked CONNECTION_SUSPENDED"));
 				List<String> entries = this.log.entries();
 				assertThat(entries.indexOf("a: stop consumer")).as("%s", entries).isNotNegative()

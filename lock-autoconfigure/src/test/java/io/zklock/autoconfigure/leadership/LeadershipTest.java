@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.ZooKeeper;
 
 import io.zklock.autoconfigure.LockedMethodsAutoConfiguration;
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
@@ -60,6 +61,19 @@ public abstract class LeadershipTest extends ZkServerTest {
 	/** Whether the context's candidacy for a role leads now. */
 	protected static boolean leads(ApplicationContext context, String role) {
 		return context.getBean(LeaderElection.class).isLeader(role);
+	}
+
+	/**
+	 * Drops a context's ZooKeeper connection, as a network fault would: the socket is closed, and a
+	 * request wakes the client's I/O thread, which finds it closed at once (alone, the client would
+	 * notice only at its next request, up to a third of the session timeout later). The client
+	 * reconnects on the same session.
+	 */
+	protected static void dropConnection(ApplicationContext context) throws Exception {
+		ZooKeeper zookeeper = context.getBean(CuratorFramework.class).getZookeeperClient().getZooKeeper();
+		zookeeper.getTestable().closeSocket();
+		zookeeper.exists("/", false, (rc, path, ctx, stat) -> {
+		}, null);
 	}
 
 	/** The zklock start-up failure in the cause chain of a context's start-up failure. */

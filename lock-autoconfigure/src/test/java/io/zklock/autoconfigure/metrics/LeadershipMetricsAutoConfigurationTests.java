@@ -69,7 +69,7 @@ class LeadershipMetricsAutoConfigurationTests extends LeadershipTest {
 			assertThat(awaitTerm(context, "billing-close").fencingToken()).isGreaterThan(term.fencingToken());
 
 			// a suspended connection: timed from the suspension Curator reported
-			context.getBean(CuratorFramework.class).getZookeeperClient().getZooKeeper().getTestable().closeSocket();
+			dropConnection(context);
 			await().atMost(WAIT).until(() -> registry.find(LeadershipMetrics.WORK_STOPPED)
 				.tags("reason", "connection_suspended")
 				.timer() != null);
