@@ -22,6 +22,7 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.Lifecycle;
 import org.springframework.context.SmartLifecycle;
@@ -76,7 +77,7 @@ final class LeadershipDeclarations implements SmartInitializingSingleton {
 		Map<String, String> scopedBeans = new LinkedHashMap<>();
 		String root = this.properties.getRootPath();
 		this.properties.getRoles().forEach((written, settings) -> {
-			String property = "zklock.leadership.roles." + written;
+			String property = propertyOf(written);
 			String role = propertyRole(written, property, root);
 			Found entry = found.computeIfAbsent(role, (key) -> new Found());
 			entry.declaredBy.add(property);
@@ -192,6 +193,12 @@ final class LeadershipDeclarations implements SmartInitializingSingleton {
 		}
 		LeaderScoped onType = this.beanFactory.findAnnotationOnBean(name, LeaderScoped.class, false);
 		return (onType != null) ? onType.value() : null;
+	}
+
+	/** The property of a role as written: {@code roles.billing-close}, or {@code roles[billing/close]}. */
+	private static String propertyOf(String written) {
+		String simple = "zklock.leadership.roles." + written;
+		return ConfigurationPropertyName.isValid(simple) ? simple : "zklock.leadership.roles[" + written + "]";
 	}
 
 	private static String propertyRole(String written, String property, String root) {

@@ -207,7 +207,7 @@ class LeadershipAutoConfigurationTests extends LeadershipTest {
 		instance("a").withPropertyValues("zklock.leadership.roles[billing//close].candidate=true").run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).isInstanceOf(InvalidConfigurationPropertyValueException.class)
-				.hasMessageContaining("Property zklock.leadership.roles.billing//close with value 'billing//close' is "
+				.hasMessageContaining("Property zklock.leadership.roles[billing//close] with value 'billing//close' is "
 						+ "invalid: the role is not a valid lock path (");
 		});
 	}
