@@ -42,19 +42,19 @@ class LeadershipTesterTests {
 		this.leadership.grant("billing-close");
 	}
 
+	// tag::revoke[]
 	@Test
 	void shouldRunTheJobOnlyWhileGranted() {
 		Term term = this.leadership.grant("billing-close");
-		assertThat(this.jobs.closeTheDay()).isEqualTo(term.fencingToken());
-		await().atMost(Duration.ofSeconds(10)).until(this.invoiceListener::isRunning);
-		Term revoked = this.leadership.revoke("billing-close", RevocationReason.UNHEALTHY);
-		assertThat(revoked.revocationReason()).contains(RevocationReason.UNHEALTHY);
-		assertThat(this.invoiceListener.isRunning()).as("stopped before the revocation returned").isFalse();
-		assertThat(this.jobs.closeTheDay()).as("skipped while stood down").isNull();
+		assertThat(this.jobs.closeTheDay()).isEqualTo(term.fencingToken());   // @LeaderOnly: runs, with the token
+		await().atMost(Duration.ofSeconds(10)).until(this.invoiceListener::isRunning);   // @LeaderScoped: started
+		this.leadership.revoke("billing-close", RevocationReason.UNHEALTHY);   // returns once the revocation is done
+		assertThat(this.invoiceListener.isRunning()).isFalse();
+		assertThat(this.jobs.closeTheDay()).isNull();                          // skipped while stood down
 		Term again = this.leadership.grant("billing-close");
-		assertThat(again.fencingToken()).isGreaterThan(term.fencingToken());
-		assertThat(this.jobs.closeTheDay()).isEqualTo(again.fencingToken());
+		assertThat(again.fencingToken()).isGreaterThan(term.fencingToken());   // a new term, a larger token
 	}
+	// end::revoke[]
 
 	@Test
 	void shouldResumeTheSameTermAfterASuspendedConnection() {
@@ -80,11 +80,12 @@ class LeadershipTesterTests {
 	@Test
 	void shouldFollowWhileAnotherInstanceLeads() {
 		this.leadership.grant("billing-close");
-		try (BusyLock otherLeader = this.leadership.leadElsewhere("billing-close")) {
-			assertThat(otherLeader.isHeld()).isTrue();
+		// tag::elsewhere[]
+		try (BusyLock otherLeader = this.leadership.leadElsewhere("billing-close")) {   // another instance leads
 			assertThat(this.jobs.closeTheDay()).isNull();
 			await().atMost(Duration.ofSeconds(10)).until(() -> !this.invoiceListener.isRunning());
-		}
+		}                                                                               // closed: this one leads again
+		// end::elsewhere[]
 		assertThat(this.jobs.closeTheDay()).isEqualTo(this.leadership.awaitTerm("billing-close").fencingToken());
 	}
 
