@@ -20,8 +20,10 @@ import org.springframework.aop.support.AbstractPointcutAdvisor;
  */
 public final class LeaderOnlyAdvisor extends AbstractPointcutAdvisor {
 
+	/** Matches the annotated methods. */
 	private final LeaderOnlyPointcut pointcut;
 
+	/** Runs them only on the leader of their role. */
 	private final LeaderOnlyInterceptor interceptor;
 
 	/**

@@ -12,6 +12,7 @@ public abstract class LeadershipEvent extends ApplicationEvent {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The role the event is about. */
 	private final String role;
 
 	/**

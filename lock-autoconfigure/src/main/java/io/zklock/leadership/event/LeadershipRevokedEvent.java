@@ -16,6 +16,7 @@ public class LeadershipRevokedEvent extends LeadershipEvent {
 
 	private final transient Term term;
 
+	/** Why the term was revoked. */
 	private final RevocationReason reason;
 
 	/**
