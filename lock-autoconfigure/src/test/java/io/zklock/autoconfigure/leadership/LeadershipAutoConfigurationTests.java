@@ -21,6 +21,7 @@ import io.zklock.leadership.event.LeadershipGrantedEvent;
 import io.zklock.leadership.event.LeadershipRevokedEvent;
 import io.zklock.lock.LockEngine;
 
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -54,6 +55,13 @@ class LeadershipAutoConfigurationTests extends LeadershipTest {
 			CuratorFramework client = context.getBean(CuratorFramework.class);
 			assertThat(client.getChildren().forPath("/leaders/billing-close")).hasSize(1);
 		});
+	}
+
+	@Test
+	void shouldJoinTheDeclaredRolesWhenEveryBeanIsLazy() {
+		instance("a").withBean(LazyInitializationBeanFactoryPostProcessor.class)
+			.withPropertyValues("zklock.leadership.roles.billing-close.candidate=true")
+			.run((context) -> assertThat(awaitTerm(context, "billing-close").fencingToken()).isPositive());
 	}
 
 	@Test
