@@ -11,6 +11,8 @@ import java.util.concurrent.TimeoutException;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.Watcher;
@@ -162,11 +164,20 @@ public final class LeadershipTester {
 
 	/**
 	 * Ends the application's ZooKeeper session now, as the ensemble would after the session timeout:
-	 * a second handle on the same session closes it. Every term ends ({@code SESSION_LOST}) and the
+	 * a second handle on the same session closes it. Returns once the application's client has seen
+	 * the session end (Curator's {@code LOST}): every term has ended ({@code SESSION_LOST}) and the
 	 * candidacies queue again on the new session; the application's locks are lost too.
-	 * @throws IllegalStateException if the session cannot be reached or ended within ten seconds
+	 * @throws IllegalStateException if the session cannot be reached, or its end is not seen, within
+	 * ten seconds
 	 */
 	public void expireSession() {
+		CountDownLatch lost = new CountDownLatch(1);
+		ConnectionStateListener listener = (client, state) -> {
+			if (state == ConnectionState.LOST) {
+				lost.countDown();
+			}
+		};
+		this.client.getConnectionStateListenable().addListener(listener);
 		try {
 			ZooKeeper zookeeper = this.client.getZookeeperClient().getZooKeeper();
 			long sessionId = zookeeper.getSessionId();
@@ -186,13 +197,23 @@ public final class LeadershipTester {
 			finally {
 				twin.close();
 			}
+			if (!lost.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+				throw new IllegalStateException("The application's client did not see its session 0x"
+						+ Long.toHexString(sessionId) + " end within " + WAIT.toSeconds() + " s");
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted while expiring the session", ex);
 		}
+		catch (IllegalStateException ex) {
+			throw ex;
+		}
 		catch (Exception ex) {
 			throw new IllegalStateException("Could not expire the application's ZooKeeper session: " + ex, ex);
+		}
+		finally {
+			this.client.getConnectionStateListenable().removeListener(listener);
 		}
 	}
 
