@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import io.zklock.annotation.LeaderScoped;
-import io.zklock.annotation.SessionExpiry;
+import io.zklock.fixtures.Sessions;
 import io.zklock.leadership.CandidacyState;
 import io.zklock.leadership.LeaderElection;
 import io.zklock.leadership.RevocationReason;
@@ -137,7 +137,7 @@ class LeadershipInstancesTests extends LeadershipTest {
 		instance("a").withBean(TransitionLog.class, () -> this.log).withUserConfiguration(Consumers.class)
 			.run((a) -> {
 				Term term = awaitTerm(a, "billing-close");
-				SessionExpiry.expire(a.getBean(CuratorFramework.class), server.getConnectString());
+				Sessions.expire(a.getBean(CuratorFramework.class), server.getConnectString());
 				await().atMost(WAIT).until(term::isEnded);
 				await().atMost(WAIT).until(() -> this.log.entries().stream().filter("a: granted"::equals).count() == 2);
 				Term next = awaitTerm(a, "billing-close");
