@@ -3,6 +3,7 @@ package io.zklock.test;
 import java.time.Duration;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,6 +26,7 @@ import static org.awaitility.Awaitility.await;
 @EmbeddedZooKeeper
 @SpringBootTest
 @ContextConfiguration(classes = LeaderJobs.Application.class)
+@Tag("slow")
 @Timeout(60)
 class LeadershipTesterTests {
 

@@ -8,6 +8,7 @@ import java.time.Duration;
 
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
@@ -39,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"management.endpoint.health.show-details=always", "management.endpoint.leadership.access=unrestricted",
 				"spring.jmx.enabled=false", "spring.application.name=web-tests", "zklock.instance-id=web-tests:1",
 				"zklock.leadership.roles.billing-close.candidate=true" })
+@Tag("slow")
 @Timeout(60)
 @DirtiesContext // closes the context with its client before the server stops, instead of caching it
 class LeadershipEndpointWebTests {

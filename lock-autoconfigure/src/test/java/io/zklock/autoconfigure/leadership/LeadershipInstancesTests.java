@@ -7,6 +7,7 @@ import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -37,6 +38,7 @@ import static org.awaitility.Awaitility.await;
  * once, and they start again when the term resumes; a lost session stops them and a new term starts
  * them.
  */
+@Tag("slow")
 @Timeout(90)
 class LeadershipInstancesTests extends LeadershipTest {
 
