@@ -10,7 +10,7 @@ import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LeakDetection;
 import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockListener;
-import io.zklock.lock.LockNodeData;
+import io.zklock.internal.LockNodeData;
 import io.zklock.lock.SemaphoreByCurator;
 import io.zklock.lock.SharedLockByCurator;
 import io.zklock.lock.LockEngine;

@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.HoldExceededException;
-import io.zklock.lock.Durations;
+import io.zklock.internal.Durations;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockTarget;
 import io.zklock.lock.PermitLease;

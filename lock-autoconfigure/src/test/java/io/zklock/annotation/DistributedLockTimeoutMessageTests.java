@@ -22,7 +22,7 @@ import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockNodeData;
+import io.zklock.internal.LockNodeData;
 import io.zklock.lock.LockRequest;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Timeout;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockNodeData;
-import io.zklock.lock.LockPaths;
+import io.zklock.internal.LockNodeData;
+import io.zklock.internal.LockPaths;
 import io.zklock.lock.LockEngine;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;

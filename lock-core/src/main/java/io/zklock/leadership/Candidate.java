@@ -3,7 +3,7 @@ package io.zklock.leadership;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
-import io.zklock.lock.LockNodeData;
+import io.zklock.internal.LockNodeData;
 import org.jspecify.annotations.Nullable;
 
 /**

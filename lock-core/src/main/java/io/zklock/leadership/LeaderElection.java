@@ -6,9 +6,9 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 
 import io.zklock.leadership.internal.ElectionCore;
-import io.zklock.lock.Durations;
+import io.zklock.internal.Durations;
 import io.zklock.lock.LockEngine;
-import io.zklock.lock.LockNodeData;
+import io.zklock.internal.LockNodeData;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 
+import io.zklock.internal.LockPaths;
+
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.jspecify.annotations.Nullable;
 

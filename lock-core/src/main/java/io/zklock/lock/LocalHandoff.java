@@ -2,6 +2,8 @@ package io.zklock.lock;
 
 import java.time.Duration;
 
+import io.zklock.internal.Durations;
+
 /**
  * Whether, and how far, a lock engine hands a held lock node from one of its holders to the
  * next of its own waiters without giving the node up: <em>local handoff</em>, lock cohorting

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import io.zklock.internal.LockNodeData;
 import io.zklock.lock.internal.ClientLocks;
 import io.zklock.lock.internal.LockRoot;
 import io.zklock.lock.internal.WaitExplanation;

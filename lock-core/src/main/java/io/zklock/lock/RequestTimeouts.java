@@ -3,6 +3,9 @@ package io.zklock.lock;
 import java.time.Instant;
 import java.util.Optional;
 
+import io.zklock.internal.Durations;
+import io.zklock.internal.LockPaths;
+
 import org.jspecify.annotations.Nullable;
 
 /**

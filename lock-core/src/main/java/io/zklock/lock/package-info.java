@@ -125,4 +125,6 @@
 @NullMarked
 package io.zklock.lock;
 
+import io.zklock.internal.LockPaths;
+
 import org.jspecify.annotations.NullMarked;

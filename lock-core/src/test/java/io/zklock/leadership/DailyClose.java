@@ -8,7 +8,7 @@ import java.util.concurrent.Executors;
 
 import io.zklock.lock.GuardedTransaction;
 import io.zklock.lock.LockEngine;
-import io.zklock.lock.LockNodeData;
+import io.zklock.internal.LockNodeData;
 import org.apache.curator.framework.CuratorFramework;
 
 /**

@@ -6,7 +6,7 @@ import java.util.List;
 import io.zklock.leadership.RecordingLeadershipListener.Event;
 import io.zklock.leadership.RecordingLeadershipListener.Type;
 import io.zklock.lock.LockEngine;
-import io.zklock.lock.LockNodeData;
+import io.zklock.internal.LockNodeData;
 import io.zklock.lock.LockState;
 import io.zklock.lock.ZkServerTest;
 import org.apache.curator.framework.CuratorFramework;

@@ -23,7 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockPaths;
+import io.zklock.internal.LockPaths;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;

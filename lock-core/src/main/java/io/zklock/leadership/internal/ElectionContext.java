@@ -21,7 +21,7 @@ import io.zklock.leadership.LeadershipListener;
 import io.zklock.leadership.RevocationReason;
 import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockEngine;
-import io.zklock.lock.LockPaths;
+import io.zklock.internal.LockPaths;
 import io.zklock.lock.LockState;
 import io.zklock.lock.inspection.LockQueueInspector;
 import io.zklock.lock.inspection.QueuedNode;

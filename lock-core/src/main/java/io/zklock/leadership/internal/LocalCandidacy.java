@@ -20,7 +20,7 @@ import io.zklock.leadership.LeadershipListener;
 import io.zklock.leadership.RevocationReason;
 import io.zklock.leadership.Term;
 import io.zklock.leadership.internal.HeldTerm.Phase;
-import io.zklock.lock.Durations;
+import io.zklock.internal.Durations;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;

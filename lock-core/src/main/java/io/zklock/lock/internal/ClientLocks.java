@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import io.zklock.lock.Durations;
+import io.zklock.internal.Durations;
 import io.zklock.lock.HeldLock;
 import io.zklock.lock.LeakDetection;
 import io.zklock.lock.LocalHandoff;
@@ -14,7 +14,7 @@ import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockDeadlockException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockListener;
-import io.zklock.lock.LockPaths;
+import io.zklock.internal.LockPaths;
 import io.zklock.lock.LockRefusal;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockTarget;

@@ -2,11 +2,11 @@ package io.zklock.lock.internal;
 
 import java.time.Duration;
 
-import io.zklock.lock.Durations;
+import io.zklock.internal.Durations;
 import io.zklock.lock.HoldExceededReaction;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.LockPaths;
+import io.zklock.internal.LockPaths;
 import io.zklock.lock.LockState;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;

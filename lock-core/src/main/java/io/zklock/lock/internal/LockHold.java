@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
-import io.zklock.lock.Durations;
+import io.zklock.internal.Durations;
 import io.zklock.lock.HeldLock;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockMode;

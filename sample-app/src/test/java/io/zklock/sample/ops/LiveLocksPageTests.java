@@ -26,7 +26,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockPaths;
+import io.zklock.internal.LockPaths;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
