@@ -3,7 +3,7 @@ package io.zklock.autoconfigure;
 import java.util.List;
 import java.util.Optional;
 
-import io.zklock.lock.HeldLock;
+import io.zklock.lock.event.HeldLock;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockRequest;

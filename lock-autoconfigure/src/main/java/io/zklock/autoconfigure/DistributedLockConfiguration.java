@@ -9,7 +9,7 @@ import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.annotation.SkippedCall;
 import io.zklock.annotation.SkippedCallListener;
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockListener;
+import io.zklock.lock.event.LockListener;
 import io.zklock.lock.SemaphoreByCurator;
 
 import org.springframework.beans.factory.BeanFactory;

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 import org.apache.curator.CuratorZookeeperClient;
 import org.jspecify.annotations.Nullable;
 
-import io.zklock.lock.HeldLock;
+import io.zklock.lock.event.HeldLock;
 import io.zklock.internal.LockNodeData;
 import io.zklock.internal.LockPaths;
 import io.zklock.lock.LockEngine;

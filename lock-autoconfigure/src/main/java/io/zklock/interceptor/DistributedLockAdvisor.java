@@ -10,7 +10,7 @@ import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.DistributedSemaphore;
 import io.zklock.annotation.SkippedCall;
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockListener;
+import io.zklock.lock.event.LockListener;
 import io.zklock.lock.SemaphoreByCurator;
 
 import org.springframework.aop.Pointcut;

@@ -24,7 +24,7 @@ import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRefusal;
-import io.zklock.lock.LockListener;
+import io.zklock.lock.event.LockListener;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.SemaphoreByCurator;
 import io.zklock.lock.SharedLockByCurator;

@@ -31,9 +31,9 @@ import io.zklock.docs.ReadmeSamples.Store;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.LockListener;
+import io.zklock.lock.event.LockListener;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockTarget;
 import io.zklock.lock.PermitLease;
 import io.zklock.lock.SemaphoreByCurator;
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import io.zklock.lock.LockAcquisitionException;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockTarget;
 import io.zklock.lock.ReleaseResult;
 import io.zklock.lock.LockMode;
 

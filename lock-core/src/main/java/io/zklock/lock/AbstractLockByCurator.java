@@ -3,6 +3,9 @@ package io.zklock.lock;
 import java.util.List;
 import java.util.Optional;
 
+import io.zklock.lock.event.HeldLock;
+import io.zklock.lock.event.LockListener;
+
 /**
  * Base of the two {@link ILockByCurator} beans: the primitive and the hold query are
  * delegated to one shared {@link LockEngine}; only the default mode differs.

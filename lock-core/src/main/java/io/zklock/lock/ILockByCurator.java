@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 
 import io.zklock.internal.LockPaths;
+import io.zklock.lock.event.HeldLock;
 
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.jspecify.annotations.Nullable;

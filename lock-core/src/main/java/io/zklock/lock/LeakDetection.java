@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 import io.zklock.internal.Durations;
+import io.zklock.lock.event.LockListener;
 
 import org.jspecify.annotations.Nullable;
 

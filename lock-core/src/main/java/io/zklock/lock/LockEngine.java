@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Optional;
 
 import io.zklock.internal.LockNodeData;
+import io.zklock.lock.event.HeldLock;
+import io.zklock.lock.event.LockListener;
 import io.zklock.lock.internal.ClientLocks;
 import io.zklock.lock.internal.LockRoot;
 import io.zklock.lock.internal.WaitExplanation;

@@ -126,5 +126,7 @@
 package io.zklock.lock;
 
 import io.zklock.internal.LockPaths;
+import io.zklock.lock.event.HeldLock;
+import io.zklock.lock.event.LockListener;
 
 import org.jspecify.annotations.NullMarked;

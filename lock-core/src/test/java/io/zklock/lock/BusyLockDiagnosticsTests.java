@@ -12,6 +12,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.zklock.internal.LockNodeData;
+import io.zklock.lock.event.HeldLock;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;

@@ -3,7 +3,7 @@ package io.zklock.test;
 import java.time.Instant;
 import java.util.function.Consumer;
 
-import io.zklock.lock.HeldLock;
+import io.zklock.lock.event.HeldLock;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;

@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 
 import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.LockContext;
-import io.zklock.lock.HeldLock;
+import io.zklock.lock.event.HeldLock;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * holdAtMost} loud, and leaves the lock held: a WARN on this class's logger that names the
  * lock and the holder thread, with the thread's stack where the hold is thread-owned (the
  * thread holds it, so its stack shows what holds it up), and
- * {@link io.zklock.lock.LockListener#onHoldExceeded} with {@code released} {@code false}.
+ * {@link io.zklock.lock.event.LockListener#onHoldExceeded} with {@code released} {@code false}.
  * Thread-safe.
  */
 final class HoldBreach {

@@ -11,7 +11,7 @@ import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockMode;
 import io.zklock.internal.LockPaths;
 import io.zklock.lock.LockState;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockTarget;
 import org.jspecify.annotations.Nullable;
 
 /**

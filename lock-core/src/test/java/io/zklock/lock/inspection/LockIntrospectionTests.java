@@ -7,15 +7,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.zklock.lock.ExclusiveLockByCurator;
-import io.zklock.lock.HeldLock;
+import io.zklock.lock.event.HeldLock;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.LockListener;
+import io.zklock.lock.event.LockListener;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockTarget;
 import io.zklock.lock.RecordingListener;
 import io.zklock.lock.ReleaseResult;
 import io.zklock.lock.ZkServerTest;

@@ -2,8 +2,8 @@ package io.zklock.test.history;
 
 import java.time.Duration;
 
-import io.zklock.lock.LockListener;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 import io.zklock.lock.ReleaseResult;
 import io.zklock.test.history.LockEvent.Type;
 

@@ -1,6 +1,12 @@
-package io.zklock.lock;
+package io.zklock.lock.event;
 
 import java.time.Duration;
+
+import io.zklock.lock.LeakDetection;
+import io.zklock.lock.LockEngine;
+import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockRequest;
+import io.zklock.lock.ReleaseResult;
 
 /**
  * Observes the locks of a {@link LockEngine}, for metrics, tracing or logs. Every method
