@@ -17,7 +17,7 @@ import org.apache.zookeeper.common.PathUtils;
 import org.jspecify.annotations.Nullable;
 
 import io.zklock.internal.Durations;
-import io.zklock.lock.SessionTimeoutCheck;
+import io.zklock.lock.inspection.SessionTimeoutCheck;
 
 import org.springframework.boot.logging.LoggingSystem;
 

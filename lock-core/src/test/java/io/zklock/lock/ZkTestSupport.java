@@ -43,7 +43,7 @@ public final class ZkTestSupport {
 	/** The lock root the product uses by default. */
 	static final String ROOT = "/locks";
 
-	static final Duration AWAIT = Duration.ofSeconds(20);
+	public static final Duration AWAIT = Duration.ofSeconds(20);
 
 	static {
 		ZooKeeperServers.enableFourLetterWords();
@@ -67,7 +67,7 @@ public final class ZkTestSupport {
 	}
 
 	/** Starts a server on a free port ({@link ZooKeeperServers#start()}). */
-	static TestingServer startServer() throws Exception {
+	public static TestingServer startServer() throws Exception {
 		return ZooKeeperServers.start();
 	}
 
@@ -75,7 +75,7 @@ public final class ZkTestSupport {
 	 * Starts a server on a free port ({@link ZooKeeperServers#start(Map)}).
 	 * @param customProperties extra {@code zoo.cfg} properties
 	 */
-	static TestingServer startServer(Map<String, Object> customProperties) throws Exception {
+	public static TestingServer startServer(Map<String, Object> customProperties) throws Exception {
 		return ZooKeeperServers.start(customProperties);
 	}
 
