@@ -77,10 +77,8 @@ class LocksEndpointTests {
 	void connect() throws InterruptedException {
 		this.client = startClient();
 		this.otherClient = startClient();
-		this.engine = new LockEngine(this.client, "/locks", LockNodeData.forThisProcess("orders", "instance-a"));
-		// an instance of an older zklock, whose lock nodes carried the instance id alone
-		this.otherInstance = new LockEngine(this.otherClient, "/locks",
-				"instance-b".getBytes(StandardCharsets.UTF_8));
+		this.engine = LockEngine.builder(this.client).rootPath("/locks").holder("orders", "instance-a").build();
+		this.otherInstance = LockEngine.builder(this.otherClient).rootPath("/locks").holder("orders", "instance-b").build();
 		this.endpoint = new LocksEndpoint(this.engine);
 	}
 
@@ -147,7 +145,7 @@ class LocksEndpointTests {
 			assertThat(waiting.holder()).isFalse();
 			assertThat(waiting.thisInstance()).isFalse();
 			assertThat(waiting.instanceId()).isEqualTo("instance-b");
-			assertThat(waiting.createdBy()).isEqualTo("node data 'instance-b'");
+			assertThat(waiting.createdBy()).startsWith("host ").endsWith(", application 'orders', instance 'instance-b'");
 			assertThat(waiting.holderThread()).isNull();
 			assertThat(waiting.sessionId()).isEqualTo(hexSessionId(this.otherClient));
 			assertThat(waiting.fencingToken()).isGreaterThan(holder.fencingToken());
@@ -155,6 +153,15 @@ class LocksEndpointTests {
 			waiter.get(20, TimeUnit.SECONDS).orElseThrow().release();
 		}
 		assertThat(this.endpoint.lockQueue(new String[] { "orders", "7" }).nodes()).isEmpty();
+	}
+
+	@Test
+	void shouldTakeTheWholeDataOfAnOlderZklockAsTheInstanceId() {
+		// an instance of an older zklock, whose lock nodes carried the instance id alone
+		byte[] older = "instance-b".getBytes(StandardCharsets.UTF_8);
+		assertThat(LocksEndpoint.instanceId(new String(older, StandardCharsets.UTF_8))).isEqualTo("instance-b");
+		assertThat(LockNodeData.describe(older)).isEqualTo("node data 'instance-b'");
+		assertThat(LocksEndpoint.instanceId("zklock host=web-2 pid=7 app=orders")).isEmpty();
 	}
 
 	@Test

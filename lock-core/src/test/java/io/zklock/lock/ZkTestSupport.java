@@ -16,6 +16,7 @@ import ch.qos.logback.classic.Level;
 import io.zklock.fixtures.FourLetterWords;
 import io.zklock.fixtures.Sessions;
 import io.zklock.fixtures.ZooKeeperServers;
+import io.zklock.lock.internal.LocalHandoff;
 import io.zklock.lock.internal.LockNodeName;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -59,6 +60,16 @@ public final class ZkTestSupport {
 		if (LoggerFactory.getLogger(logger) instanceof ch.qos.logback.classic.Logger logback) {
 			logback.setLevel(Level.WARN);
 		}
+	}
+
+	/**
+	 * An engine with a local-handoff setting, as the tests of local handoff name them (the engine's
+	 * builder takes the setting's parts).
+	 */
+	public static LockEngine engine(CuratorFramework client, String rootPath, LocalHandoff localHandoff) {
+		LockEngine.Builder builder = LockEngine.builder(client).rootPath(rootPath);
+		return (localHandoff.enabled() ? builder.localHandoff(localHandoff.maxHandoffs(), localHandoff.maxTime())
+				: builder.localHandoff(false)).build();
 	}
 
 	/** Ends a client's session now ({@link Sessions#expire(CuratorFramework, String)}). */

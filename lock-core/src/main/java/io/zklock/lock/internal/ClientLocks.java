@@ -8,8 +8,6 @@ import java.util.Optional;
 
 import io.zklock.internal.Durations;
 import io.zklock.lock.event.HeldLock;
-import io.zklock.lock.LeakDetection;
-import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockDeadlockException;
 import io.zklock.lock.LockHandle;

@@ -3,7 +3,6 @@ package io.zklock.lock.internal;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
-import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockState;

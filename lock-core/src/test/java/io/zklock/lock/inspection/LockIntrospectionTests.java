@@ -1,6 +1,5 @@
 package io.zklock.lock.inspection;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -47,7 +46,7 @@ class LockIntrospectionTests extends ZkServerTest {
 	@BeforeEach
 	void start() {
 		this.client = this.clients.newClient();
-		this.engine = new LockEngine(this.client, "/locks", "instance-a".getBytes(StandardCharsets.UTF_8));
+		this.engine = LockEngine.builder(this.client).rootPath("/locks").holder("orders", "instance-a").build();
 		this.engine.addListener(this.events);
 		this.locks = new ExclusiveLockByCurator(this.engine);
 		this.inspector = new LockQueueInspector(this.engine);
@@ -129,7 +128,8 @@ class LockIntrospectionTests extends ZkServerTest {
 		List<QueuedNode> queue = this.inspector.inspect("reports");
 		assertThat(queue).extracting(QueuedNode::mode).containsExactly(LockMode.WRITE, LockMode.READ);
 		assertThat(queue).extracting(QueuedNode::holder).containsExactly(true, false);
-		assertThat(queue).extracting(QueuedNode::data).containsOnly("instance-a");
+		assertThat(queue).extracting(QueuedNode::data)
+			.allSatisfy((data) -> assertThat(data).startsWith("zklock host=").endsWith(" app=orders instance=instance-a"));
 		assertThat(queue.get(0).fencingToken()).isEqualTo(writer.fencingToken());
 		assertThat(queue.get(0).sessionId()).isEqualTo(this.client.getZookeeperClient().getZooKeeper().getSessionId());
 
