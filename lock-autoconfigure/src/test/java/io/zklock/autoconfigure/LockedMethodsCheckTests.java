@@ -9,7 +9,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.DistributedSemaphore;
-import io.zklock.lock.AbstractLockByCurator;
+import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockEngine;
@@ -248,7 +248,7 @@ class LockedMethodsCheckTests extends ZkServerTest {
 		}
 
 		private static ILockByCurator lockApi(LockEngine engine) {
-			return new AbstractLockByCurator(engine) {
+			return new ExclusiveLockByCurator(engine) {
 
 				@Override
 				public LockMode defaultMode() {

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockRequest;
 import io.zklock.internal.LockNodeData;
 import io.zklock.internal.LockPaths;
 import io.zklock.lock.LockEngine;
@@ -99,7 +100,8 @@ class LocksEndpointTests {
 		assertThat(none.locks()).isEmpty();
 		assertThat(none.rootPath()).isEqualTo("/locks");
 		assertThat(none.sessionId()).isEqualTo(hexSessionId(this.client));
-		try (LockHandle lock = new ExclusiveLockByCurator(this.engine).tryAcquire("orders/42", LockMode.WRITE, AWAIT, "orders")
+		try (LockHandle lock = new ExclusiveLockByCurator(this.engine)
+			.tryAcquire(LockRequest.of("orders/42", LockMode.WRITE).waitAtMost(AWAIT).named("orders"))
 			.orElseThrow()) {
 			HeldLocksDescriptor held = this.endpoint.heldLocks();
 			assertThat(held.locks()).singleElement().satisfies((descriptor) -> {

@@ -18,6 +18,15 @@ final class RequestTimeouts {
 	private RequestTimeouts() {
 	}
 
+	/**
+	 * The exception of a wait that ran out, in the words of the refusal that
+	 * {@link ILockByCurator#lastRefusal()} returned for it, if any.
+	 */
+	static LockAcquisitionException waitRanOut(LockRequest request, Optional<LockRefusal> refusal) {
+		return refusal.map((refused) -> new LockAcquisitionException(request.path(), refused.message()))
+			.orElseGet(() -> waitRanOut(request, null, Optional.empty()));
+	}
+
 	static LockAcquisitionException waitRanOut(LockRequest request, @Nullable Instant disconnectedSince,
 			Optional<String> explanation) {
 		return new LockAcquisitionException(request.path(),

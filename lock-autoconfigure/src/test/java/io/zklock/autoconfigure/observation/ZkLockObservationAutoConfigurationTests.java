@@ -23,6 +23,7 @@ import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockEngine;
 import io.zklock.observation.DefaultLockAcquisitionObservationConvention;
 import io.zklock.observation.LockAcquisitionContext;
@@ -81,7 +82,8 @@ class ZkLockObservationAutoConfigurationTests {
 			long fencingToken;
 			try (Observation.Scope scope = request.openScope();
 					LockHandle lock = new ExclusiveLockByCurator(engine)
-						.tryAcquire("orders/42", LockMode.EXCLUSIVE, Duration.ofSeconds(5), "orders")
+						.tryAcquire(LockRequest.of("orders/42", LockMode.EXCLUSIVE).waitAtMost(Duration.ofSeconds(5))
+							.named("orders"))
 						.orElseThrow()) {
 				fencingToken = lock.fencingToken();
 			}

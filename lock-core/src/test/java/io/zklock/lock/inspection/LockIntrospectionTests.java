@@ -59,8 +59,9 @@ class LockIntrospectionTests extends ZkServerTest {
 		assertThat(held.lockName()).isEqualTo("orders");
 		LockHandle reentrant = this.locks.tryAcquire(threadOwned.waitAtMost(Duration.ZERO)).orElseThrow();
 		boolean gotIt = CompletableFuture
-			.supplyAsync(() -> this.locks.tryAcquire("orders/42", LockMode.EXCLUSIVE, Duration.ofMillis(50),
-					"order-lock")
+			.supplyAsync(() -> this.locks
+				.tryAcquire(LockRequest.of("orders/42", LockMode.EXCLUSIVE).waitAtMost(Duration.ofMillis(50))
+					.named("order-lock"))
 				.isPresent())
 			.get(10, TimeUnit.SECONDS);
 		assertThat(gotIt).isFalse();
