@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import io.zklock.internal.Durations;
 import io.zklock.internal.LockPaths;
+import io.zklock.internal.WaitMessages;
 
 import org.jspecify.annotations.Nullable;
 
@@ -38,7 +39,7 @@ final class RequestTimeouts {
 	 * the client was not connected, or what the wait waited for.
 	 */
 	static String message(LockRequest request, @Nullable Instant disconnectedSince, @Nullable String waitedFor) {
-		return LockAcquisitionException.waitRanOutMessage(
+		return WaitMessages.ranOut(
 				"Could not acquire the " + request.mode() + " lock on '" + LockPaths.escape(request.path()) + "' within "
 						+ request.maxWait().map(Durations::format).orElse("an unlimited wait"),
 				disconnectedSince, waitedFor);
