@@ -7,10 +7,10 @@ import org.apache.curator.framework.CuratorFramework;
 import io.zklock.interceptor.LockReleaseScheduler;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.event.LockListener;
+import io.zklock.lock.LockEngine;
 import io.zklock.lock.SemaphoreByCurator;
 import io.zklock.lock.SharedLockByCurator;
-import io.zklock.lock.LockEngine;
+import io.zklock.lock.event.LockListener;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;

@@ -12,8 +12,8 @@ import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.HoldExceededException;
 import io.zklock.internal.Durations;
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.event.LockTarget;
 import io.zklock.lock.PermitLease;
+import io.zklock.lock.event.LockTarget;
 
 /**
  * The WARNs of annotated calls' holds, on this class's logger, and their words: a hold that

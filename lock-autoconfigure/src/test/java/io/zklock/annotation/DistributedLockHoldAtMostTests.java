@@ -24,9 +24,9 @@ import reactor.test.StepVerifier;
 import io.zklock.interceptor.LockReleaseScheduler;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.event.LockListener;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
+import io.zklock.lock.event.LockListener;
 import io.zklock.lock.event.LockTarget;
 import io.zklock.metrics.LockMetricsListener;
 

@@ -2,8 +2,8 @@ package io.zklock.autoconfigure;
 
 import java.time.Duration;
 
-import io.zklock.lock.internal.LocalHandoff;
 import io.zklock.lock.LockEngine;
+import io.zklock.lock.internal.LocalHandoff;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -11,8 +11,8 @@ import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.DistributedSemaphore;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockMode;
 import io.zklock.lock.LockEngine;
+import io.zklock.lock.LockMode;
 
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;

@@ -21,11 +21,11 @@ import io.zklock.interceptor.DistributedLockAdvisor;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.SharedLockByCurator;
-import io.zklock.lock.LockEngine;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.service.connection.ConnectionDetails;

@@ -22,13 +22,13 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.zklock.internal.LockNodeData;
+import io.zklock.internal.LockPaths;
 import io.zklock.lock.ExclusiveLockByCurator;
+import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
-import io.zklock.internal.LockNodeData;
-import io.zklock.internal.LockPaths;
-import io.zklock.lock.LockEngine;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 
-import io.zklock.leadership.internal.ElectionCore;
 import io.zklock.internal.Durations;
+import io.zklock.leadership.internal.ElectionCore;
 import io.zklock.lock.LockEngine;
 import org.jspecify.annotations.Nullable;
 

@@ -2,8 +2,8 @@ package io.zklock.layerfixture;
 
 import java.util.List;
 
-import io.zklock.layerfixture.internal.Machine;
 import io.zklock.layerfixture.inspection.Door;
+import io.zklock.layerfixture.internal.Machine;
 import org.apache.curator.framework.CuratorFramework;
 
 /**

@@ -11,10 +11,10 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 
+import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
-import io.zklock.lock.LockEngine;
 import org.jspecify.annotations.Nullable;
 
 /**

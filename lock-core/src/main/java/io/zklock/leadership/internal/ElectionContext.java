@@ -15,12 +15,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
+import io.zklock.internal.LockPaths;
 import io.zklock.leadership.Candidate;
 import io.zklock.leadership.LeadershipException;
 import io.zklock.leadership.LeadershipListener;
 import io.zklock.leadership.RevocationReason;
 import io.zklock.lock.LockEngine;
-import io.zklock.internal.LockPaths;
 import io.zklock.lock.LockState;
 import io.zklock.lock.inspection.LockQueueInspector;
 import io.zklock.lock.inspection.QueuedNode;
