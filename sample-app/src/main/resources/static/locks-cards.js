@@ -1,6 +1,6 @@
 /*
  * zklock live locks: the cards and table rows the page draws, from the records of the "locks"
- * endpoint. No state and no requests: locks.js, loaded after this file, polls and keeps the
+ * and "leadership" endpoints. No state and no requests: locks.js, loaded after this file, polls and keeps the
  * state of the lanes.
  */
 var ZkLockCards = (function () {
@@ -66,6 +66,45 @@ var ZkLockCards = (function () {
 		return rows;
 	}
 
+	/**
+	 * The rows of the leadership table, one per role this instance is a candidate for, from GET
+	 * /actuator/leadership (null if leadership is off or could not be read): who leads (★ this
+	 * instance), this instance's state and term, and the candidates in the order they will lead.
+	 */
+	function roleRows(leadership) {
+		var roles = leadership ? Object.keys(leadership.roles).map(function (name) { return leadership.roles[name]; }) : [];
+		var rows = roles.map(function (role) {
+			var row = document.createElement('tr');
+			row.dataset.role = role.role;
+			var leader = role.currentLeader;
+			var who = leader ? (leader.thisInstance ? '★ ' : '') + (leader.instance || leader.description) : 'none';
+			var term = role.term ? 'token ' + role.term.fencingToken + (role.term.active ? '' : ' (' + role.term.revocationReason
+				+ ')') + ' since ' + new Date(role.term.since).toLocaleTimeString() : '—';
+			var candidates = role.candidates ? role.candidates.map(function (candidate) {
+				return (candidate.thisInstance ? '★ ' : '') + (candidate.instance || candidate.description);
+			}).join(' ◀ ') : (role.candidatesError || '…');
+			[role.role, who, role.state || 'no candidate', term, candidates].forEach(function (text, index) {
+				var cell = document.createElement('td');
+				cell.textContent = text;
+				if (index === 1 && leader && leader.thisInstance) {
+					cell.className = 'leads';
+				}
+				row.appendChild(cell);
+			});
+			return row;
+		});
+		if (rows.length === 0) {
+			var row = document.createElement('tr');
+			var cell = document.createElement('td');
+			cell.colSpan = 5;
+			cell.className = 'muted';
+			cell.textContent = leadership ? 'this instance is a candidate for no role' : 'leadership is off';
+			row.appendChild(cell);
+			rows.push(row);
+		}
+		return rows;
+	}
+
 	/** The zklock health badge, from GET /actuator/health/zklock (null if it could not be read). */
 	function renderHealth(badge, health) {
 		var status = health ? health.status : 'UNKNOWN';
@@ -100,6 +139,7 @@ var ZkLockCards = (function () {
 		renderNode: renderNode,
 		holderThread: holderThread,
 		heldRows: heldRows,
+		roleRows: roleRows,
 		renderHealth: renderHealth,
 		textElement: textElement,
 		formatDuration: formatDuration

@@ -7,6 +7,7 @@
  *   GET /actuator/locks/<lock path>   the queue of a lock path over all instances, and the
  *                                     lock paths one level below it ("subPaths")
  *   GET /actuator/health/zklock       the connection to ZooKeeper
+ *   GET /actuator/leadership          who leads each role this instance is a candidate for
  *
  * URL parameters: ?watch=inventory,orders/42 (default "inventory") and ?interval=500 (ms).
  * No build step, no dependencies.
@@ -17,6 +18,7 @@
 	var renderNode = ZkLockCards.renderNode;
 	var holderThread = ZkLockCards.holderThread;
 	var heldRows = ZkLockCards.heldRows;
+	var roleRows = ZkLockCards.roleRows;
 	var textElement = ZkLockCards.textElement;
 	var formatDuration = ZkLockCards.formatDuration;
 
@@ -38,6 +40,7 @@
 	var elements = {
 		lanes: document.getElementById('lanes'),
 		held: document.getElementById('held'),
+		roles: document.getElementById('roles'),
 		error: document.getElementById('error'),
 		health: document.getElementById('health'),
 		session: document.getElementById('session'),
@@ -124,11 +127,17 @@
 		// the health shows also while the queues cannot be read (ZooKeeper down)
 		var health = getJson('actuator/health/zklock', whileLoading).catch(function () { return null; })
 			.then(function (health) { ZkLockCards.renderHealth(elements.health, health); });
+		// who leads: shown also when leadership is off or the endpoint is not exposed
+		var leadership = getJson('actuator/leadership', whileLoading).catch(function () { return null; })
+			.then(function (roles) {
+				var rows = roleRows(roles);
+				elements.roles.replaceChildren.apply(elements.roles, rows);
+			});
 		var held = getJson('actuator/locks', whileLoading);
 		var listings = Promise.all(watched.map(function (path) {
 			return getJson(endpointUrl(path), whileLoading);
 		}));
-		return Promise.all([health, held, listings]).then(function (results) {
+		return Promise.all([health, held, listings, leadership]).then(function (results) {
 			var heldLocks = results[1];
 			var watchedQueues = results[2];
 			var paths = lanePaths(heldLocks, watchedQueues);

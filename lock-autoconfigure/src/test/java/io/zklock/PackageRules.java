@@ -18,14 +18,16 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * {@code io.zklock.internal} are allowed). The layers: the contract ({@code annotation}: what a user writes) below the machinery
  * ({@code interceptor}: the advisor and everything it runs) below the auto-configuration
  * ({@code autoconfigure} and its sub-packages: the wiring); the optional parts ({@code health},
- * {@code metrics}, {@code endpoint}, {@code observation}, {@code fencing}) beside the machinery,
+ * {@code metrics}, {@code endpoint}, {@code observation}, {@code fencing}, and the leadership events
+ * of {@code leadership.event}) beside the machinery,
  * seeing the contract only and never each other. Dependencies run one way, downwards:
  * contract ← machinery ← auto-configuration. Built for any root so that
  * {@code PackageRulesTests} can show each rule failing on a fixture that breaks it.
  */
 final class PackageRules {
 
-	private static final String[] PARTS = { "health", "metrics", "endpoint", "observation", "fencing" };
+	private static final String[] PARTS = { "health", "metrics", "endpoint", "observation", "fencing",
+			"leadership.event" };
 
 	private final String root;
 

@@ -29,10 +29,10 @@ class PackageTests {
 			.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
 			.importPackages("io.zklock.annotation", "io.zklock.interceptor", "io.zklock.autoconfigure",
 					"io.zklock.health", "io.zklock.metrics", "io.zklock.endpoint", "io.zklock.observation",
-					"io.zklock.fencing");
+					"io.zklock.fencing", "io.zklock.leadership.event");
 		// an empty import would let every rule pass
 		assertThat(main.stream().map(JavaClass::getPackageName).distinct()).contains("io.zklock.annotation",
-				"io.zklock.interceptor", "io.zklock.autoconfigure", "io.zklock.metrics");
+				"io.zklock.interceptor", "io.zklock.autoconfigure", "io.zklock.metrics", "io.zklock.leadership.event");
 	}
 
 	@Test
@@ -70,7 +70,7 @@ class PackageTests {
 			.map(JavaClass::getSimpleName)).containsExactlyInAnyOrder("DistributedLock", "DistributedLocks",
 					"DistributedSemaphore", "OnLockFailure", "OnLockLost", "OnHoldExceeded", "HoldExceededException",
 					"InvalidLockAnnotationException", "LockContext", "ReactiveLockContext", "SkippedCall",
-					"SkippedCallListener");
+					"SkippedCallListener", "LeaderOnly", "LeaderScoped", "LeaderContext");
 	}
 
 }

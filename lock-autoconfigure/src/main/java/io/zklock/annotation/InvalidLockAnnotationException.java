@@ -3,9 +3,10 @@ package io.zklock.annotation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown when a {@link DistributedLock} or {@link DistributedSemaphore} annotation cannot be
- * used as written: an invalid {@code path}, {@code key} or {@code waitTime}, a setting that
- * does not fit the method, or both annotations on one method. It is found when the bean is
+ * Thrown when a {@link DistributedLock}, {@link DistributedSemaphore} or {@link LeaderOnly}
+ * annotation cannot be used as written: an invalid {@code path}, {@code key}, {@code waitTime} or
+ * role, a setting that does not fit the method (such as a primitive return type where a skipped
+ * call needs an empty value), or both lock annotations on one method. It is found when the bean is
  * proxied, that is at start-up; zklock's failure analyzer then prints its
  * {@linkplain #getDescription() description} and {@linkplain #getAction() action} instead of
  * a stack trace.

@@ -6,6 +6,7 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.interceptor.LeaderOnlyMethods;
 import io.zklock.interceptor.LockedMethods;
 
 import org.springframework.aop.framework.AopConfigException;
@@ -18,7 +19,7 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Explains a start-up failure of a bean whose class is {@code final} and has
- * {@code @DistributedLock} or {@code @DistributedSemaphore} methods: Spring Boot proxies
+ * {@code @DistributedLock}, {@code @DistributedSemaphore} or {@code @LeaderOnly} methods: Spring Boot proxies
  * classes by subclassing them, which a final class forbids, so creating the bean fails with
  * Spring's {@link AopConfigException} ("Could not generate CGLIB subclass"). Kotlin classes
  * are final unless declared {@code open}. Other proxy failures are left to Spring Boot.
@@ -48,14 +49,26 @@ class FinalLockedClassFailureAnalyzer extends AbstractFailureAnalyzer<AopConfigE
 			return null;
 		}
 		type = ClassUtils.getUserClass(type);
-		Set<Method> methods = LockedMethods.of(type).keySet();
-		if (!Modifier.isFinal(type.getModifiers()) || methods.isEmpty()) {
+		if (!Modifier.isFinal(type.getModifiers())) {
 			return null;
 		}
-		return new FailureAnalysis("Bean '" + beanName + "' cannot be proxied for its "
-				+ LockedMethodsCheck.count(methods) + " (" + LockedMethodsCheck.name(methods) + "): its class "
-				+ type.getName() + " is final, and the class-based proxy that runs them under their locks "
-				+ "subclasses it.",
+		Set<Method> methods = LockedMethods.of(type).keySet();
+		Set<Method> leaderOnly = LeaderOnlyMethods.of(type).keySet();
+		String annotated;
+		if (!methods.isEmpty()) {
+			annotated = LockedMethodsCheck.count(methods) + " (" + LockedMethodsCheck.name(methods)
+					+ "): its class " + type.getName() + " is final, and the class-based proxy that runs them under "
+					+ "their locks subclasses it.";
+		}
+		else if (!leaderOnly.isEmpty()) {
+			annotated = LeaderOnlyMethodsCheck.count(leaderOnly) + " (" + LeaderOnlyMethodsCheck.name(leaderOnly)
+					+ "): its class " + type.getName() + " is final, and the class-based proxy that runs them only "
+					+ "on the leader of their role subclasses it.";
+		}
+		else {
+			return null;
+		}
+		return new FailureAnalysis("Bean '" + beanName + "' cannot be proxied for its " + annotated,
 				"Make the class non-final (in Kotlin: open, or the kotlin-spring compiler plugin), or declare the "
 						+ "annotated methods on an interface the class implements and use interface-based proxies "
 						+ "(spring.aop.proxy-target-class=false).",

@@ -8,7 +8,7 @@ import org.springframework.core.env.Environment;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} that makes zklock fail closed
- * ({@link LockedMethodsCheck}): it has no condition, so it runs whenever zklock-spring-boot
+ * ({@link LockedMethodsCheck}, {@link LeaderOnlyMethodsCheck}): it has no condition, so it runs whenever zklock-spring-boot
  * is on the class path, also when zklock's other auto-configurations back off because
  * Curator is missing, were excluded, or {@code zklock.enabled=false}.
  *
@@ -21,6 +21,12 @@ public final class LockedMethodsAutoConfiguration {
 	static LockedMethodsCheck zkLockLockedMethodsCheck(ConfigurableListableBeanFactory beanFactory,
 			Environment environment) {
 		return new LockedMethodsCheck(beanFactory, environment);
+	}
+
+	@Bean
+	static LeaderOnlyMethodsCheck zkLockLeaderOnlyMethodsCheck(ConfigurableListableBeanFactory beanFactory,
+			Environment environment) {
+		return new LeaderOnlyMethodsCheck(beanFactory, environment);
 	}
 
 }

@@ -1,6 +1,10 @@
 package io.zklock.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.annotation.OnLockLost;
@@ -12,8 +16,9 @@ import org.springframework.core.Ordered;
 /**
  * Configuration properties for zklock distributed locks. Each group of properties is a nested
  * class: {@link ZooKeeper} ({@code zklock.zookeeper.*}, with its retry, embedded, auth and ssl
- * groups inside it), {@link LocalHandoff} ({@code zklock.local-handoff.*}) and
- * {@link LeakDetection} ({@code zklock.leak-detection.*}).
+ * groups inside it), {@link LocalHandoff} ({@code zklock.local-handoff.*}),
+ * {@link LeakDetection} ({@code zklock.leak-detection.*}) and {@link Leadership}
+ * ({@code zklock.leadership.*}, with its {@link Leadership.Role roles}).
  *
  * @author zklock
  */
@@ -96,6 +101,11 @@ public class ZkLockProperties {
 	 * Detection of lock handles that are never released.
 	 */
 	private final LeakDetection leakDetection = new LeakDetection();
+
+	/**
+	 * Leader election: roles, candidacy and handover.
+	 */
+	private final Leadership leadership = new Leadership();
 
 	/**
 	 * The value of {@code zklock.enabled}.
@@ -279,6 +289,14 @@ public class ZkLockProperties {
 	 */
 	public LeakDetection getLeakDetection() {
 		return this.leakDetection;
+	}
+
+	/**
+	 * The {@code zklock.leadership.*} settings.
+	 * @return the settings
+	 */
+	public Leadership getLeadership() {
+		return this.leadership;
 	}
 
 	/**
@@ -1086,6 +1104,228 @@ public class ZkLockProperties {
 						"it must be positive; set a duration such as '10m', or leave it unset for no such report");
 			}
 			builder.leakDetection(this.recordSites, this.threshold);
+		}
+
+	}
+
+	/**
+	 * Leader election, {@code zklock.leadership.*}: one leader per role among the instances that are
+	 * its candidates. A role is a lock path under the leadership root; the application joins every
+	 * role it declares (with {@code @LeaderOnly}, {@code @LeaderScoped} or under {@code roles}) as a
+	 * candidate when it starts, and leaves them, handing each role over, when it stops.
+	 */
+	public static class Leadership {
+
+		/**
+		 * Whether to configure leader election: a LeaderElection bean, the candidacies of the
+		 * declared roles, @LeaderOnly methods and @LeaderScoped beans.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * ZooKeeper path, inside the client's namespace, under which roles are lock paths.
+		 */
+		private String rootPath = io.zklock.leadership.LeaderElection.DEFAULT_ROOT_PATH;
+
+		/**
+		 * Whether this instance is a candidate for the roles it declares, for the roles whose own
+		 * candidate setting is not set.
+		 */
+		private boolean candidate = true;
+
+		/**
+		 * How long ending a term (a yield, a step-down, a shutdown) waits for the role's leader-scoped
+		 * beans and onRevoked listeners to stop before the role's lock node is deleted; the longest a
+		 * revocation waits for leader-scoped beans to stop.
+		 */
+		private Duration handoverTimeout = io.zklock.leadership.LeaderElection.DEFAULT_HANDOVER_TIMEOUT;
+
+		/**
+		 * Fraction of the session timeout that the local lease lasts after the send of its last
+		 * answered renewal; greater than 0 and less than 1. Smaller revokes sooner when the ensemble
+		 * stops answering.
+		 */
+		private double leaseFactor = io.zklock.leadership.LeaderElection.DEFAULT_LEASE_FACTOR;
+
+		/**
+		 * Whether this instance is a candidate only while its readiness state accepts traffic: it
+		 * joins its roles once the application is ready, and steps down (reason UNHEALTHY) while
+		 * readiness refuses traffic.
+		 */
+		private boolean yieldWhenNotReady;
+
+		/**
+		 * Roles by name, such as 'billing-close' (in brackets if the name has a '/', such as
+		 * '[billing/close]'): whether this instance is their candidate and which lifecycle beans
+		 * only their leader runs.
+		 */
+		private final Map<String, Role> roles = new LinkedHashMap<>();
+
+		/**
+		 * The value of {@code zklock.leadership.enabled}.
+		 * @return the value
+		 */
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		/**
+		 * Sets {@code zklock.leadership.enabled}.
+		 * @param enabled the value
+		 */
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		/**
+		 * The value of {@code zklock.leadership.root-path}.
+		 * @return the value
+		 */
+		public String getRootPath() {
+			return this.rootPath;
+		}
+
+		/**
+		 * Sets {@code zklock.leadership.root-path}.
+		 * @param rootPath the value
+		 */
+		public void setRootPath(String rootPath) {
+			this.rootPath = rootPath;
+		}
+
+		/**
+		 * The value of {@code zklock.leadership.candidate}.
+		 * @return the value
+		 */
+		public boolean isCandidate() {
+			return this.candidate;
+		}
+
+		/**
+		 * Sets {@code zklock.leadership.candidate}.
+		 * @param candidate the value
+		 */
+		public void setCandidate(boolean candidate) {
+			this.candidate = candidate;
+		}
+
+		/**
+		 * The value of {@code zklock.leadership.handover-timeout}.
+		 * @return the value
+		 */
+		public Duration getHandoverTimeout() {
+			return this.handoverTimeout;
+		}
+
+		/**
+		 * Sets {@code zklock.leadership.handover-timeout}.
+		 * @param handoverTimeout the value
+		 */
+		public void setHandoverTimeout(Duration handoverTimeout) {
+			this.handoverTimeout = handoverTimeout;
+		}
+
+		/**
+		 * The value of {@code zklock.leadership.lease-factor}.
+		 * @return the value
+		 */
+		public double getLeaseFactor() {
+			return this.leaseFactor;
+		}
+
+		/**
+		 * Sets {@code zklock.leadership.lease-factor}.
+		 * @param leaseFactor the value
+		 */
+		public void setLeaseFactor(double leaseFactor) {
+			this.leaseFactor = leaseFactor;
+		}
+
+		/**
+		 * The value of {@code zklock.leadership.yield-when-not-ready}.
+		 * @return the value
+		 */
+		public boolean isYieldWhenNotReady() {
+			return this.yieldWhenNotReady;
+		}
+
+		/**
+		 * Sets {@code zklock.leadership.yield-when-not-ready}.
+		 * @param yieldWhenNotReady the value
+		 */
+		public void setYieldWhenNotReady(boolean yieldWhenNotReady) {
+			this.yieldWhenNotReady = yieldWhenNotReady;
+		}
+
+		/**
+		 * The {@code zklock.leadership.roles.*} settings, by role as written.
+		 * @return the roles, in the order they were bound
+		 */
+		public Map<String, Role> getRoles() {
+			return this.roles;
+		}
+
+		/**
+		 * Whether this instance is a candidate for a role: the role's own setting, else
+		 * {@code zklock.leadership.candidate}.
+		 * @param role the role as written under {@code roles}, or declared by an annotation
+		 * @return whether to join it
+		 */
+		public boolean isCandidate(String role) {
+			Role settings = this.roles.get(role);
+			Boolean own = (settings != null) ? settings.getCandidate() : null;
+			return (own != null) ? own : this.candidate;
+		}
+
+		/**
+		 * One role's settings, {@code zklock.leadership.roles.<role>.*}.
+		 */
+		public static class Role {
+
+			/**
+			 * Whether this instance is a candidate for the role; unset follows
+			 * zklock.leadership.candidate.
+			 */
+			private @Nullable Boolean candidate;
+
+			/**
+			 * Comma-separated list of names of lifecycle beans that only the leader of the role
+			 * runs, besides those annotated with @LeaderScoped.
+			 */
+			private List<String> leaderScopedBeans = new ArrayList<>();
+
+			/**
+			 * The value of {@code zklock.leadership.roles.<role>.candidate}.
+			 * @return the value, or {@code null} if not set
+			 */
+			public @Nullable Boolean getCandidate() {
+				return this.candidate;
+			}
+
+			/**
+			 * Sets {@code zklock.leadership.roles.<role>.candidate}.
+			 * @param candidate the value, or {@code null} to follow {@code zklock.leadership.candidate}
+			 */
+			public void setCandidate(@Nullable Boolean candidate) {
+				this.candidate = candidate;
+			}
+
+			/**
+			 * The value of {@code zklock.leadership.roles.<role>.leader-scoped-beans}.
+			 * @return the bean names
+			 */
+			public List<String> getLeaderScopedBeans() {
+				return this.leaderScopedBeans;
+			}
+
+			/**
+			 * Sets {@code zklock.leadership.roles.<role>.leader-scoped-beans}.
+			 * @param leaderScopedBeans the bean names
+			 */
+			public void setLeaderScopedBeans(List<String> leaderScopedBeans) {
+				this.leaderScopedBeans = leaderScopedBeans;
+			}
+
 		}
 
 	}

@@ -1,13 +1,20 @@
 package io.zklock.autoconfigure;
 
 import java.beans.PropertyDescriptor;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
@@ -16,7 +23,9 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 /**
  * The names of zklock's properties, read from {@link ZkLockProperties} and its nested groups
  * (so they need no generated metadata at run time), and the known name nearest to a mistyped
- * one. Thread-safe (immutable).
+ * one. A map of groups (such as {@code zklock.leadership.roles}) is a property itself, and its
+ * entries' properties are known under any key ({@code zklock.leadership.roles.<role>.candidate}).
+ * Thread-safe (immutable).
  */
 final class ZkLockPropertyNames {
 
@@ -26,9 +35,14 @@ final class ZkLockPropertyNames {
 
 	private final List<ConfigurationPropertyName> groups;
 
-	private ZkLockPropertyNames(List<ConfigurationPropertyName> properties, List<ConfigurationPropertyName> groups) {
+	/** The maps of groups, each with the properties of its entries' group, dashed. */
+	private final Map<ConfigurationPropertyName, List<String>> maps;
+
+	private ZkLockPropertyNames(List<ConfigurationPropertyName> properties, List<ConfigurationPropertyName> groups,
+			Map<ConfigurationPropertyName, List<String>> maps) {
 		this.properties = properties;
 		this.groups = groups;
+		this.maps = maps;
 	}
 
 	/**
@@ -40,12 +54,13 @@ final class ZkLockPropertyNames {
 		List<ConfigurationPropertyName> groups = new ArrayList<>();
 		ConfigurationPropertyName root = ConfigurationPropertyName.of(PREFIX);
 		groups.add(root);
-		collect(ZkLockProperties.class, root, properties, groups);
-		return new ZkLockPropertyNames(List.copyOf(properties), List.copyOf(groups));
+		Map<ConfigurationPropertyName, List<String>> maps = new LinkedHashMap<>();
+		collect(ZkLockProperties.class, root, properties, groups, maps);
+		return new ZkLockPropertyNames(List.copyOf(properties), List.copyOf(groups), Map.copyOf(maps));
 	}
 
 	private static void collect(Class<?> type, ConfigurationPropertyName prefix, List<ConfigurationPropertyName> properties,
-			List<ConfigurationPropertyName> groups) {
+			List<ConfigurationPropertyName> groups, Map<ConfigurationPropertyName, List<String>> maps) {
 		for (PropertyDescriptor descriptor : BeanUtils.getPropertyDescriptors(type)) {
 			if (descriptor.getReadMethod() == null || descriptor.getPropertyType() == null
 					|| descriptor.getName().equals("class")) {
@@ -53,15 +68,37 @@ final class ZkLockPropertyNames {
 			}
 			ConfigurationPropertyName name = prefix.append(DataObjectPropertyName.toDashedForm(descriptor.getName()));
 			Class<?> propertyType = descriptor.getPropertyType();
-			if (isGroup(propertyType)) {
+			Class<?> entryGroup = Map.class.isAssignableFrom(propertyType) ? mapValueGroup(descriptor) : null;
+			if (entryGroup != null) {
+				// the map is a property (Boot's metadata lists it); its entries' properties are known under any key
+				properties.add(name);
 				groups.add(name);
-				collect(propertyType, name, properties, groups);
+				List<ConfigurationPropertyName> entries = new ArrayList<>();
+				collect(entryGroup, ConfigurationPropertyName.of("entry"), entries, new ArrayList<>(),
+						new LinkedHashMap<>());
+				maps.put(name, entries.stream()
+					.map((entry) -> entry.getLastElement(ConfigurationPropertyName.Form.DASHED))
+					.toList());
+			}
+			else if (isGroup(propertyType)) {
+				groups.add(name);
+				collect(propertyType, name, properties, groups, maps);
 			}
 			else if (descriptor.getWriteMethod() != null) {
 				// a getter without a setter that is no group says something derived, such as isTls()
 				properties.add(name);
 			}
 		}
+	}
+
+	/** The group class of a map property's values, or {@code null} if its values are not a group. */
+	private static @Nullable Class<?> mapValueGroup(PropertyDescriptor descriptor) {
+		Type type = descriptor.getReadMethod().getGenericReturnType();
+		if (type instanceof ParameterizedType parameterized && parameterized.getActualTypeArguments().length == 2
+				&& parameterized.getActualTypeArguments()[1] instanceof Class<?> value && isGroup(value)) {
+			return value;
+		}
+		return null;
 	}
 
 	/** A nested class of {@link ZkLockProperties} that holds properties, not a value such as an enum. */
@@ -93,7 +130,38 @@ final class ZkLockPropertyNames {
 	 * @return {@code true} if it is one of {@link ZkLockProperties}
 	 */
 	boolean isKnown(ConfigurationPropertyName name) {
-		return this.properties.contains(name);
+		ConfigurationPropertyName property = withoutIndexes(name);
+		return this.properties.contains(property) || isMapEntryProperty(property);
+	}
+
+	/** A list property's element ({@code beans[0]}) is the list property itself. */
+	private static ConfigurationPropertyName withoutIndexes(ConfigurationPropertyName name) {
+		ConfigurationPropertyName property = name;
+		while (property.getNumberOfElements() > 1 && property.isLastElementIndexed()) {
+			property = property.getParent();
+		}
+		return property;
+	}
+
+	/** Whether {@code name} is a property of an entry of a map of groups, under any key. */
+	private boolean isMapEntryProperty(ConfigurationPropertyName name) {
+		return expandedMapProperties(name).anyMatch(name::equals);
+	}
+
+	/**
+	 * The properties of the map entry that {@code name} is under, with its key: for
+	 * {@code zklock.leadership.roles.billing.candiate}, {@code zklock.leadership.roles.billing.candidate}
+	 * and the entry's other properties.
+	 */
+	private Stream<ConfigurationPropertyName> expandedMapProperties(ConfigurationPropertyName name) {
+		List<ConfigurationPropertyName> expanded = new ArrayList<>();
+		this.maps.forEach((map, entryProperties) -> {
+			if (map.isAncestorOf(name) && name.getNumberOfElements() >= map.getNumberOfElements() + 2) {
+				ConfigurationPropertyName entry = name.chop(name.getNumberOfElements() - 1);
+				entryProperties.forEach((property) -> expanded.add(entry.append(property)));
+			}
+		});
+		return expanded.stream();
 	}
 
 	/**
@@ -107,6 +175,18 @@ final class ZkLockPropertyNames {
 		for (ConfigurationPropertyName property : this.properties) {
 			if (variable.equals(variableOf(property)) || variable.equals(legacyVariableOf(property))) {
 				return true;
+			}
+		}
+		for (Map.Entry<ConfigurationPropertyName, List<String>> map : this.maps.entrySet()) {
+			String prefix = variableOf(map.getKey()) + "_";
+			for (String property : map.getValue()) {
+				ConfigurationPropertyName last = ConfigurationPropertyName.of(property);
+				// a key of one or more words, then the property in either form
+				if (variable.startsWith(prefix) && variable.length() > prefix.length()
+						&& (variable.endsWith("_" + variableOf(last)) || variable.endsWith("_" + legacyVariableOf(last)))
+						&& variable.length() > prefix.length() + variableOf(last).length() + 1) {
+					return true;
+				}
 			}
 		}
 		return false;
@@ -142,7 +222,7 @@ final class ZkLockPropertyNames {
 	Optional<ConfigurationPropertyName> nearest(ConfigurationPropertyName unknown) {
 		String typed = uniform(unknown);
 		int limit = Math.max(2, typed.length() / 6);
-		return this.properties.stream()
+		return Stream.concat(this.properties.stream(), expandedMapProperties(unknown))
 			.filter((known) -> distance(typed, uniform(known)) <= limit)
 			.min(Comparator.comparingInt((ConfigurationPropertyName known) -> distance(typed, uniform(known))));
 	}
@@ -173,9 +253,15 @@ final class ZkLockPropertyNames {
 		Set<String> contents = new LinkedHashSet<>();
 		int depth = group.getNumberOfElements();
 		for (ConfigurationPropertyName property : this.properties) {
-			if (group.isParentOf(property)) {
+			if (group.isParentOf(property) && !this.maps.containsKey(property)) {
 				contents.add(property.getLastElement(ConfigurationPropertyName.Form.DASHED));
 			}
+		}
+		List<String> entryProperties = this.maps.get(group);
+		if (entryProperties != null) {
+			// a map of groups: what each entry holds
+			entryProperties.forEach((property) -> contents.add("<name>." + property));
+			return List.copyOf(contents);
 		}
 		for (ConfigurationPropertyName nested : this.groups) {
 			if (group.isParentOf(nested)) {

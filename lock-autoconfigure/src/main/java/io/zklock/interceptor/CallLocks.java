@@ -95,11 +95,11 @@ final class CallLocks {
 		Duration waited = Duration.ofNanos(System.nanoTime() - start);
 		if (this.semaphorePath != null) {
 			skipped.accept(new SkippedCall(this.semaphorePath, ((SemaphoreDefinition) this.definition).path().path(),
-					null, waited, this.definition.methodDescription()));
+					null, waited, this.definition.methodDescription(), SkippedCall.Reason.NO_PERMIT));
 		}
 		for (ResolvedLock lock : this.locks) {
 			skipped.accept(new SkippedCall(lock.path(), lock.lockName(), lock.mode(), waited,
-					this.definition.methodDescription()));
+					this.definition.methodDescription(), SkippedCall.Reason.LOCK_BUSY));
 		}
 		return false;
 	}

@@ -5,6 +5,8 @@ import org.jspecify.annotations.Nullable;
 import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.DistributedLocks;
 import io.zklock.annotation.DistributedSemaphore;
+import io.zklock.annotation.LeaderOnly;
+import io.zklock.annotation.LeaderScoped;
 import io.zklock.annotation.SkippedCall;
 import io.zklock.annotation.SkippedCallListener;
 import io.zklock.lock.event.LockListener;
@@ -19,9 +21,9 @@ import org.springframework.aot.hint.TypeReference;
  * ahead-of-time processing (a native image, or {@code -Dspring.aot.enabled=true} on the JVM);
  * registered in {@code META-INF/spring/aot.factories}:
  * <ul>
- * <li>the annotations {@link DistributedLock}, {@link DistributedLocks} and
- * {@link DistributedSemaphore}: their attributes, and the proxies Spring synthesizes for
- * merged (meta-)annotations;</li>
+ * <li>the annotations {@link DistributedLock}, {@link DistributedLocks},
+ * {@link DistributedSemaphore}, {@link LeaderOnly} and {@link LeaderScoped}: their attributes, and
+ * the proxies Spring synthesizes for merged (meta-)annotations;</li>
  * <li>the root object of lock key expressions ({@code #root.method}, {@code #root.args},
  * {@code #root.target});</li>
  * <li>the listener types zklock calls on application beans ({@link LockListener},
@@ -37,7 +39,7 @@ import org.springframework.aot.hint.TypeReference;
 class DistributedLockRuntimeHints implements RuntimeHintsRegistrar {
 
 	private static final Class<?>[] ANNOTATIONS = { DistributedLock.class, DistributedLocks.class,
-			DistributedSemaphore.class };
+			DistributedSemaphore.class, LeaderOnly.class, LeaderScoped.class };
 
 	private static final String[] OPTIONAL_TYPES = { "reactor.core.publisher.Mono", "reactor.core.publisher.Flux",
 			"kotlinx.coroutines.reactor.MonoKt",

@@ -36,7 +36,8 @@ import io.zklock.lock.event.LockTarget;
  * <li>counter {@value #LOST}: held locks lost before their release, tags {@code lock} and
  * {@code mode};</li>
  * <li>counter {@value #SKIPPED}: annotated calls skipped because their lock was busy, tags
- * {@code lock} and {@code mode};</li>
+ * {@code lock} and {@code mode}, and {@code @LeaderOnly} calls skipped because this instance did
+ * not lead, tags {@code lock} (the role) and {@code mode=leader};</li>
  * <li>counter {@value #HOLD_EXCEEDED}: holds that passed a bound
  * ({@link LockListener#onHoldExceeded}), tags {@code lock}, {@code mode} and {@code outcome}
  * ({@code held}: past its {@code holdAtMost}, still held; {@code released}: released
@@ -90,7 +91,12 @@ public class LockMetricsListener implements LockListener, SkippedCallListener {
 
 	private static final String LOST_DESCRIPTION = "Held locks lost before their release (session expired or ownership unconfirmed)";
 
-	private static final String SKIPPED_DESCRIPTION = "Annotated calls skipped because their lock was busy";
+	/** The {@code mode} tag of a skipped {@code @LeaderOnly} call. */
+	public static final String LEADER = "leader";
+
+	/** The description of the {@value #SKIPPED} counter. */
+	public static final String SKIPPED_DESCRIPTION = "Annotated calls skipped because their lock was busy or this instance "
+			+ "did not lead their role";
 
 	private static final String HOLD_EXCEEDED_DESCRIPTION = "Holds that passed a bound: their holdAtMost (still held), or the hold after the cancel "
 			+ "of a call whose work's end was not seen (released)";
@@ -177,7 +183,12 @@ public class LockMetricsListener implements LockListener, SkippedCallListener {
 
 	@Override
 	public void onSkipped(SkippedCall call) {
-		count(SKIPPED, SKIPPED_DESCRIPTION, call.lockName(), call.mode());
+		MeterRegistry registry = this.registry.get();
+		if (registry != null) {
+			Tags tags = (call.reason() == SkippedCall.Reason.NOT_LEADER) ? Tags.of("lock", call.lockName(), "mode", LEADER)
+					: tags(call.lockName(), call.mode());
+			Counter.builder(SKIPPED).description(SKIPPED_DESCRIPTION).tags(tags).register(registry).increment();
+		}
 	}
 
 	/**

@@ -102,6 +102,35 @@ class UnknownPropertiesCheckTests extends ZkServerTest {
 	}
 
 	@Test
+	void shouldAcceptThePropertiesOfEveryRoleUnderAnyName() {
+		this.contextRunner
+			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString(),
+					"zklock.leadership.roles.billing-close.candidate=false",
+					"zklock.leadership.roles[billing/close].candidate=false", "zklock.leadership.roles.reports.candidate=false",
+					"zklock.leadership.roles.reports.leader-scoped-beans[0]=zkLockEngine",
+					"zklock.leadership.root-path=/leaders", "zklock.leadership.handover-timeout=5s")
+			.withInitializer((context) -> environmentVariables(context.getEnvironment(),
+					Map.of("ZKLOCK_LEADERSHIP_ROLES_NIGHTLY_CANDIDATE", "false",
+							"ZKLOCK_LEADERSHIP_ROLES_NIGHTLY_LEADER_SCOPED_BEANS", "zkLockEngine")))
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void shouldSuggestTheRolePropertyMeantUnderItsOwnRole() {
+		this.contextRunner
+			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString(),
+					"zklock.leadership.roles.billing-close.candiate=true")
+			.run((context) -> assertThat(analyze(context.getStartupFailure()).getDescription())
+				.endsWith("did you mean zklock.leadership.roles.billing-close.candidate?"));
+		this.contextRunner
+			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString(),
+					"zklock.leadership.roles.billing-close.beans=invoiceListener")
+			.run((context) -> assertThat(analyze(context.getStartupFailure()).getDescription())
+				.endsWith("the properties under zklock.leadership.roles are <name>.candidate, "
+						+ "<name>.leader-scoped-beans."));
+	}
+
+	@Test
 	void shouldNameAKeyAsItIsWritten() {
 		this.contextRunner
 			.withPropertyValues("zklock.zookeeper.connect-string=" + server.getConnectString(),

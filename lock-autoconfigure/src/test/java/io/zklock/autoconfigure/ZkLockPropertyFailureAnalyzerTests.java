@@ -47,6 +47,24 @@ class ZkLockPropertyFailureAnalyzerTests {
 	}
 
 	@Test
+	void shouldEchoALeadershipValueAsWritten() {
+		this.environment.getPropertySources()
+			.addFirst(new MapPropertySource("test", Map.of("zklock.leadership.handover-timeout", "-1s",
+					"zklock.leadership.roles[billing//close].candidate", "true")));
+		assertThat(analyze(new InvalidConfigurationPropertyValueException("zklock.leadership.handover-timeout",
+				java.time.Duration.ofSeconds(-1), "it must be zero or more; set a duration such as '10s', the longest a "
+						+ "handover waits for the leader's work to stop"))
+			.getDescription()).isEqualTo("Invalid value '-1s' for configuration property "
+					+ "'zklock.leadership.handover-timeout' (originating from '\"zklock.leadership.handover-timeout\" "
+					+ "from property source \"test\"'): it must be zero or more; set a duration such as '10s', the "
+					+ "longest a handover waits for the leader's work to stop.");
+		assertThat(analyze(new InvalidConfigurationPropertyValueException("zklock.leadership.roles[billing//close]",
+				"billing//close", "the role is not a valid lock path (<rule>)"))
+			.getDescription()).isEqualTo("Invalid value 'billing//close' for configuration property "
+					+ "'zklock.leadership.roles[billing//close]': the role is not a valid lock path (<rule>).");
+	}
+
+	@Test
 	void shouldLeaveOtherPropertiesToSpringBoot() {
 		this.environment.getPropertySources()
 			.addFirst(new MapPropertySource("test", Map.of("spring.datasource.url", "nope")));

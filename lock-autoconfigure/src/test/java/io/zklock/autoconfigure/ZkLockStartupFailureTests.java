@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.zklock.annotation.DistributedLock;
+import io.zklock.annotation.LeaderOnly;
+import io.zklock.autoconfigure.leadership.LeadershipAutoConfiguration;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
@@ -228,6 +230,27 @@ class ZkLockStartupFailureTests extends ZkServerTest {
 		assertNoStackTrace(output);
 	}
 
+	@Test
+	void shouldExplainThatAFinalClassCannotBeProxiedForItsLeaderOnlyMethods(CapturedOutput output) {
+		failToStart(FinalLeaderClassConfiguration.class,
+				"--zklock.zookeeper.connect-string=" + server.getConnectString());
+		assertThat(output).contains("Bean 'closer' cannot be proxied for its 1 @LeaderOnly method "
+				+ "(SealedCloser.close()): its class " + SealedCloser.class.getName() + " is final, and the class-based "
+				+ "proxy that runs them only on the leader of their role subclasses it.")
+			.contains("Make the class non-final (in Kotlin: open, or the kotlin-spring compiler plugin)");
+		assertNoStackTrace(output);
+	}
+
+	@Test
+	void shouldReportAnInvalidRoleFoundWhileProxyingAsOneAnalysis(CapturedOutput output) {
+		failToStart(InvalidRoleConfiguration.class, "--zklock.zookeeper.connect-string=" + server.getConnectString());
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("@LeaderOnly on InvalidRoleCloser.close() has an invalid role 'billing/../close': ")
+			.contains("Write the role as a lock path under the leadership root (zklock.leadership.root-path=/leaders)")
+			.doesNotContain("Caused by");
+		assertNoStackTrace(output);
+	}
+
 	private static void failToStart(Class<?> configuration, String... args) {
 		String[] all = Arrays.copyOf(args, args.length + 1);
 		all[args.length] = "--logging.level.root=INFO";
@@ -291,6 +314,46 @@ class ZkLockStartupFailureTests extends ZkServerTest {
 		@Bean
 		SealedShipping shipping() {
 			return new SealedShipping();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ AopAutoConfiguration.class, ZkLockAutoConfiguration.class,
+			LeadershipAutoConfiguration.class, LockedMethodsAutoConfiguration.class })
+	static class FinalLeaderClassConfiguration {
+
+		@Bean
+		SealedCloser closer() {
+			return new SealedCloser();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ AopAutoConfiguration.class, ZkLockAutoConfiguration.class,
+			LeadershipAutoConfiguration.class, LockedMethodsAutoConfiguration.class })
+	static class InvalidRoleConfiguration {
+
+		@Bean
+		InvalidRoleCloser closer() {
+			return new InvalidRoleCloser();
+		}
+
+	}
+
+	static final class SealedCloser {
+
+		@LeaderOnly("billing-close")
+		public void close() {
+		}
+
+	}
+
+	static class InvalidRoleCloser {
+
+		@LeaderOnly("billing/../close")
+		public void close() {
 		}
 
 	}

@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Test;
 import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.DistributedLocks;
 import io.zklock.annotation.DistributedSemaphore;
+import io.zklock.annotation.LeaderOnly;
+import io.zklock.annotation.LeaderScoped;
 import io.zklock.annotation.SkippedCall;
 import io.zklock.annotation.SkippedCallListener;
 import io.zklock.lock.event.LockListener;
@@ -38,7 +40,7 @@ class DistributedLockRuntimeHintsTests {
 	@Test
 	void shouldRegisterTheAnnotationsAndTheirSynthesizedProxies() {
 		for (Class<?> annotation : new Class<?>[] { DistributedLock.class, DistributedLocks.class,
-				DistributedSemaphore.class }) {
+				DistributedSemaphore.class, LeaderOnly.class, LeaderScoped.class }) {
 			assertThat(RuntimeHintsPredicates.reflection()
 				.onType(annotation)
 				.withMemberCategory(MemberCategory.INVOKE_DECLARED_METHODS)).accepts(this.hints);

@@ -76,6 +76,23 @@ class LockMetricsListenerTests {
 	}
 
 	@Test
+	void shouldCountSkippedLeaderOnlyCallsByRoleWithModeLeader() {
+		this.listener.onSkipped(new SkippedCall("billing-close", "billing-close", null, Duration.ZERO,
+				"BillingJobs.close()", SkippedCall.Reason.NOT_LEADER));
+		assertThat(this.registry.get("zklock.skipped").tags("lock", "billing-close", "mode", "leader").counter().count())
+			.isEqualTo(1);
+		assertThat(this.registry.find("zklock.skipped").tags("mode", "semaphore").counter()).isNull();
+	}
+
+	@Test
+	void shouldTellWhyACallWasSkippedFromItsMode() {
+		assertThat(new SkippedCall("orders/42", "orders", LockMode.READ, Duration.ZERO, "Orders.ship()").reason())
+			.isEqualTo(SkippedCall.Reason.LOCK_BUSY);
+		assertThat(new SkippedCall("reports/1", "reports", null, Duration.ZERO, "Reports.render()").reason())
+			.isEqualTo(SkippedCall.Reason.NO_PERMIT);
+	}
+
+	@Test
 	void shouldCountHoldsPastABoundByWhetherTheyWereReleased() {
 		this.listener.onHoldExceeded(TARGET, 7, Duration.ofMinutes(11), Duration.ofMinutes(10), false);
 		this.listener.onHoldExceeded(TARGET, 8, Duration.ofSeconds(12), Duration.ofSeconds(10), true);

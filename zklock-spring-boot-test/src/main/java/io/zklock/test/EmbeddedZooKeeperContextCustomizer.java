@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
@@ -14,8 +16,8 @@ import org.springframework.test.context.support.TestPropertySourceUtils;
 
 /**
  * Points one test class's application context at its server: the connection properties, just
- * below the test's inline properties, and the {@link TestZooKeeper} and {@link LockRecorder}
- * beans. Part of the context cache key: every class gets a context of its own.
+ * below the test's inline properties, and the {@link TestZooKeeper}, {@link LockRecorder} and (lazy,
+ * for an application with leadership) {@link LeadershipTester} beans. Part of the context cache key: every class gets a context of its own.
  */
 final class EmbeddedZooKeeperContextCustomizer implements ContextCustomizer {
 
@@ -54,6 +56,13 @@ final class EmbeddedZooKeeperContextCustomizer implements ContextCustomizer {
 		ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
 		beanFactory.registerSingleton("zklockTestZooKeeper", running.zookeeper().withRootPath(rootPath));
 		beanFactory.registerSingleton("zklockTestLockRecorder", new LockRecorder());
+		if (beanFactory instanceof BeanDefinitionRegistry registry) {
+			// lazy: made when a test asks for it, from the application's election, which exists only with leadership on
+			RootBeanDefinition tester = new RootBeanDefinition(LeadershipTester.class,
+					() -> LeadershipTester.of(context));
+			tester.setLazyInit(true);
+			registry.registerBeanDefinition("zklockTestLeadershipTester", tester);
+		}
 	}
 
 	@Override

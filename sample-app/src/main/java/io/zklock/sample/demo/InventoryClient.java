@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
+import io.zklock.sample.audit.AuditStatus;
 import io.zklock.sample.inventory.ReservationResponse;
 import io.zklock.sample.inventory.StockLevel;
 import io.zklock.sample.inventory.StoreStats;
@@ -90,6 +91,30 @@ public final class InventoryClient {
 	 */
 	public StoreStats stats() {
 		return JSON.readValue(expectOk(send(request("/store/stats").GET())), StoreStats.class);
+	}
+
+	/**
+	 * Reads the instance's part in the leader-only inventory audit ({@code GET /audit}).
+	 * @return the status
+	 * @throws IllegalStateException on an error answer
+	 * @throws UncheckedIOException if the instance cannot be reached
+	 */
+	public AuditStatus audit() {
+		return JSON.readValue(expectOk(send(request("/audit").GET())), AuditStatus.class);
+	}
+
+	/**
+	 * Makes the instance yield its term of a role
+	 * ({@code POST /actuator/leadership/{role}}); returns once its leader-scoped work stopped and
+	 * its lock node is deleted.
+	 * @param role the role
+	 * @return whether a term was given up
+	 * @throws IllegalStateException on an error answer
+	 * @throws UncheckedIOException if the instance cannot be reached
+	 */
+	public boolean yieldRole(String role) {
+		String body = expectOk(send(request("/actuator/leadership/" + role).POST(HttpRequest.BodyPublishers.noBody())));
+		return JSON.readTree(body).path("yielded").asBoolean();
 	}
 
 	/**

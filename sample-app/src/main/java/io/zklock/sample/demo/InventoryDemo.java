@@ -9,17 +9,26 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+
+import io.zklock.sample.audit.AuditLedger;
+import io.zklock.sample.audit.AuditStatus;
+import io.zklock.sample.audit.InventoryAudit;
 
 /**
  * The load demo behind {@code ./demo.sh}: starts three instances of the sample application
  * sharing one inventory directory (the first hosting an embedded ZooKeeper server, the others
  * connected to it), sets the stock of a few SKUs, sends a few thousand concurrent
  * reservations round-robin over the instances, and prints what the stock shows: with zklock
- * no update is lost and nothing is oversold; with {@code --no-lock} both happen. With
+ * no update is lost and nothing is oversold; with {@code --no-lock} both happen. It then shows the
+ * leader-only inventory audit (one instance runs it at each tick, the others skip it; with
+ * {@code --no-lock} every instance runs it) and, with zklock, hands its role to another instance
+ * through the leadership endpoint. With
  * {@code --keep-running} the instances stay up after the load, their live lock pages' URLs
  * printed, until Ctrl-C.
  *
@@ -38,6 +47,15 @@ public final class InventoryDemo {
 	private final DemoOptions options;
 
 	private static final Duration CLEAN_UP_BOUND = Duration.ofSeconds(60);
+
+	/** The longest the demo waits for the next leader after a yield. */
+	private static final Duration HANDOVER_WAIT = Duration.ofSeconds(10);
+
+	/** How often the demo asks the instances who leads after a yield. */
+	private static final Duration POLL = Duration.ofMillis(2);
+
+	/** The longest the demo waits for the new leader's first audit runs. */
+	private static final Duration AFTER_HANDOVER = Duration.ofSeconds(5);
 
 	private volatile boolean interrupted;
 
@@ -136,11 +154,94 @@ public final class InventoryDemo {
 			long fencingViolations = clients.stream().mapToLong((client) -> client.stats().fencingViolations()).sum();
 			DemoSummary.of(this.options.locking(), outcomes, initialStock, finalStock, fencingViolations, elapsed)
 				.print(System.out);
+			showLeaderOnlyJob(cluster, inventoryDirectory);
 			if (this.options.keepRunning()) {
 				keepRunning(cluster, runDirectory);
 			}
 		}
 		System.out.println("Stopped all instances.");
+	}
+
+	/**
+	 * Shows the leader-only audit: which instance leads and ran it at each tick while the others
+	 * skipped it; with locking, then hands the role over (a yield through the leadership endpoint)
+	 * and shows the next leader taking the audit on under a larger fencing token.
+	 */
+	private void showLeaderOnlyJob(AppCluster cluster, Path inventoryDirectory) {
+		List<InventoryClient> clients = cluster.clients();
+		AuditSummary before = AuditSummary.of(this.options.locking(), auditStatuses(clients),
+				readLedger(inventoryDirectory));
+		before.print(System.out);
+		Optional<String> leader = before.leader();
+		if (!this.options.locking() || leader.isEmpty()) {
+			return;
+		}
+		InventoryClient leaderClient = clients.stream().filter((client) -> client.instance().equals(leader.get()))
+			.findFirst()
+			.orElseThrow();
+		long oldToken = leaderClient.audit().fencingToken();
+		System.out.printf("Handing the audit over: POST /actuator/leadership/%s on %s%n", InventoryAudit.ROLE,
+				leader.get());
+		long yieldedAt = System.nanoTime();
+		leaderClient.yieldRole(InventoryAudit.ROLE);
+		long returnedAt = System.nanoTime();
+		Optional<InventoryClient> next = Optional.empty();
+		long deadline = returnedAt + HANDOVER_WAIT.toNanos();
+		while (next.isEmpty() && System.nanoTime() < deadline) {
+			next = clients.stream().filter((client) -> client != leaderClient && client.audit().leader()).findFirst();
+			if (next.isEmpty()) {
+				pause(POLL);
+			}
+		}
+		if (next.isEmpty()) {
+			System.out.printf("  no other instance led within %d s%n", HANDOVER_WAIT.toSeconds());
+			return;
+		}
+		long grantedSeenAt = System.nanoTime();
+		long newToken = next.get().audit().fencingToken();
+		System.out.printf(Locale.ROOT, "  the yield returned in %.0f ms (the audit stopped, then its lock node was deleted); "
+				+ "%s leads %.0f ms later, term token %d > %d%n", (returnedAt - yieldedAt) / 1e6, next.get().instance(),
+				(grantedSeenAt - returnedAt) / 1e6, newToken, oldToken);
+		awaitQuietly(next.get(), AFTER_HANDOVER);
+		AuditSummary.of(true, auditStatuses(clients), readLedger(inventoryDirectory)).print(System.out);
+	}
+
+	private static Map<String, AuditStatus> auditStatuses(List<InventoryClient> clients) {
+		Map<String, AuditStatus> statuses = new LinkedHashMap<>();
+		for (InventoryClient client : clients) {
+			statuses.put(client.instance(), client.audit());
+		}
+		return statuses;
+	}
+
+	private static List<String> readLedger(Path inventoryDirectory) {
+		try {
+			Path ledger = inventoryDirectory.resolve(AuditLedger.FILE_NAME);
+			return Files.exists(ledger) ? Files.readAllLines(ledger) : List.of();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot read the audit ledger", ex);
+		}
+	}
+
+	/** Lets the new leader's audit run a few ticks, so the ledger shows it. */
+	private static void awaitQuietly(InventoryClient leader, Duration ticks) {
+		long runs = leader.audit().runs();
+		long deadline = System.nanoTime() + ticks.toNanos();
+		while (leader.audit().runs() < runs + 3 && System.nanoTime() < deadline) {
+			pause(Duration.ofMillis(50));
+		}
+	}
+
+	/** Waits between two polls of the instances. */
+	private static void pause(Duration pause) {
+		try {
+			Thread.sleep(pause.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted", ex);
+		}
 	}
 
 	/** Leaves the instances running, says where their live pages are, and waits for Ctrl-C. */

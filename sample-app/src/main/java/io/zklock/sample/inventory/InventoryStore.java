@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Stock levels in a directory that several processes share: one small text file per SKU
@@ -123,6 +124,25 @@ public class InventoryStore {
 	 */
 	public StockRecord reset(String sku, int stock, Long fencingToken) {
 		return update(sku, (current) -> new StockRecord(stock, (fencingToken != null) ? fencingToken : 0L));
+	}
+
+	/**
+	 * The stock of every SKU, added up, as the files hold it now (each read alone, not one snapshot).
+	 * @return the total stock
+	 * @throws UncheckedIOException if the directory or a file cannot be read
+	 */
+	public long totalStock() {
+		try (Stream<Path> files = Files.list(this.directory)) {
+			return files.map((file) -> file.getFileName().toString())
+				.filter((name) -> name.endsWith(".stock") && !name.startsWith("."))
+				.map((name) -> name.substring(0, name.length() - ".stock".length()))
+				.filter((sku) -> SKU_PATTERN.matcher(sku).matches())
+				.mapToLong((sku) -> read(sku).map(StockRecord::stock).orElse(0))
+				.sum();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot list " + this.directory, ex);
+		}
 	}
 
 	/**

@@ -41,7 +41,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Tests the live page at {@code /} in a real browser (headless Chromium): the page is drawn
  * by the time it has loaded, with no wait for a poll; while one thread holds the lock of an
  * inventory SKU and another waits for it, the page draws that SKU's queue with the holder
- * first, showing its holder thread, and the waiter behind it. Leaves screenshots at
+ * first, showing its holder thread, and the waiter behind it; and it shows who leads the sample's
+ * leader-only audit (this instance, with its term's token). Leaves screenshots at
  * {@code target/live-locks-page-on-load.png} (taken as the page finished loading) and
  * {@code target/live-locks-page.png}.
  */
@@ -150,6 +151,12 @@ class LiveLocksPageTests {
 			assertThat(waiterCard.text()).contains("EXCLUSIVE", "waiting ", "next");
 			assertThat(driver.findElement(By.id("health")).getText()).isEqualTo("zklock UP");
 			assertThat(driver.findElement(By.id("held")).getText()).contains(DISPLAY_PATH, "live-page-holder");
+			// who leads the sample's audit: this instance, its only candidate
+			String audit = wait.until((d) -> {
+				String row = driver.findElement(By.id("roles")).getText();
+				return row.contains("LEADER") ? row : null;
+			});
+			assertThat(audit).contains("inventory-audit", "★", "token ");
 			saveScreenshot(driver, SCREENSHOT);
 
 			release.countDown();

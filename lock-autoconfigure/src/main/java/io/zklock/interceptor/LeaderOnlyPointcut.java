@@ -1,0 +1,30 @@
+package io.zklock.interceptor;
+
+import java.lang.reflect.Method;
+
+import io.zklock.annotation.LeaderOnly;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import org.springframework.core.BridgeMethodResolver;
+
+/**
+ * Matches methods that carry {@link LeaderOnly}, directly or through a meta-annotation, on the
+ * target class or on an interface or superclass method it implements. Matching parses the
+ * annotation, so an invalid one fails when the bean is proxied.
+ */
+final class LeaderOnlyPointcut extends StaticMethodMatcherPointcut {
+
+	private final LeaderOnlyDefinitionSource definitions;
+
+	LeaderOnlyPointcut(LeaderOnlyDefinitionSource definitions) {
+		this.definitions = definitions;
+	}
+
+	@Override
+	public boolean matches(Method method, Class<?> targetClass) {
+		Method specific = BridgeMethodResolver.findBridgedMethod(AopUtils.getMostSpecificMethod(method, targetClass));
+		return this.definitions.find(specific).isPresent();
+	}
+
+}
