@@ -11,8 +11,10 @@
 #   DocSamplesTests and GettingStartedDocTests hold them to the BOM's version);
 # - project.build.outputTimestamp, to OUTPUT_TIMESTAMP or now (UTC, whole seconds).
 #
-# CHANGELOG.md and benchmarks/RESULTS.md are records of what was, and are left as they are. Any other
-# file of the repository that still names the old version is listed at the end, for a person to look at.
+# CHANGELOG.md, benchmarks/RESULTS.md and the API descriptions (*/api/*.api: the version each was last
+# written for, which the build's major-version rule reads) are records of what was, and are left as they
+# are. Any other file of the repository that still names the old version is listed at the end, for a
+# person to look at.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -48,7 +50,7 @@ sed -i -e "s/<version>$quoted<\/version>/<version>$new<\/version>/g" \
 sed -i "s/<project.build.outputTimestamp>[^<]*</<project.build.outputTimestamp>$timestamp</" zklock-dependencies/pom.xml
 
 echo "set-version.sh: $old -> $new (project.build.outputTimestamp $timestamp)"
-left=$(git grep -l -F "$old" -- . ':!CHANGELOG.md' ':!benchmarks/RESULTS.md' || true)
+left=$(git grep -l -F "$old" -- . ':!CHANGELOG.md' ':!benchmarks/RESULTS.md' ':!*/api/*.api' || true)
 if [[ -n "$left" ]]; then
 	echo "set-version.sh: these files still name $old; look at them:" >&2
 	echo "$left" | sed 's/^/  /' >&2

@@ -19,7 +19,8 @@ class PackageRulesTests {
 
 	private static final String FIXTURE_ROOT = "io.zklock.packagefixture";
 
-	private static final JavaClasses FIXTURE = new ClassFileImporter().importPackages(FIXTURE_ROOT);
+	private static final JavaClasses FIXTURE = new ClassFileImporter().importPackages(FIXTURE_ROOT,
+			"io.zklock.packageengine");
 
 	private static final PackageRules RULES = new PackageRules(FIXTURE_ROOT);
 
@@ -51,6 +52,21 @@ class PackageRulesTests {
 	void shouldFailOnAPackageCycle() {
 		assertThat(report(RULES.noCycles())).contains(FIXTURE_ROOT + ".annotation")
 			.contains(FIXTURE_ROOT + ".interceptor");
+	}
+
+	@Test
+	void shouldFailWhenAPartUsesAnEnginesMachinery() {
+		assertThat(report(RULES.usesNoEngineMachinery("io.zklock.packageengine.internal..")))
+			.contains(FIXTURE_ROOT + ".endpoint.Endpoint")
+			.contains("io.zklock.packageengine.internal.Machine");
+	}
+
+	@Test
+	void shouldFailWhenAPublicSignatureNamesTheMachinery() {
+		assertThat(report(RULES.publicSignaturesNameNoMachinery()))
+			.contains(FIXTURE_ROOT + ".endpoint.Endpoint.machine() names io.zklock.packageengine.internal.Machine")
+			.contains(FIXTURE_ROOT + ".endpoint.Endpoint.holder() names " + FIXTURE_ROOT + ".annotation.support.Holder")
+			.doesNotContain("quietly");
 	}
 
 	private static String report(ArchRule rule) {

@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The packages of lock-autoconfigure, kept true ({@link PackageRules}): contract
  * ({@code io.zklock.annotation}) ← machinery ({@code io.zklock.interceptor}) ←
  * auto-configuration ({@code io.zklock.autoconfigure}), the optional parts beside the machinery,
- * no cycle; and the annotation package holds only what a user writes.
+ * no cycle; the annotation package holds only what a user writes; nothing uses the machinery of
+ * zklock-core's engines, and no public signature of a promised package names zklock's machinery.
  * {@link PackageRulesTests} shows each rule failing on a fixture that breaks it.
  */
 class PackageTests {
@@ -47,6 +48,16 @@ class PackageTests {
 	@Test
 	void shouldHaveNoPackageCycle() {
 		RULES.noCycles().check(main);
+	}
+
+	@Test
+	void shouldUseNoMachineryOfTheCoresEngines() {
+		RULES.usesNoEngineMachinery("io.zklock.lock.internal..", "io.zklock.leadership.internal..").check(main);
+	}
+
+	@Test
+	void shouldNameNoMachineryInAPublicSignatureOfAPromisedPackage() {
+		RULES.publicSignaturesNameNoMachinery().check(main);
 	}
 
 	@Test

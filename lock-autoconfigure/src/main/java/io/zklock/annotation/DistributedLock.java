@@ -118,7 +118,7 @@ public @interface DistributedLock {
 	 * <p>
 	 * When it passes while the call's work still runs, zklock reports it (a WARN naming the
 	 * lock, the method and the holder thread with its stack, the {@code zklock.hold.exceeded}
-	 * meter, {@link io.zklock.lock.LockListener#onHoldExceeded}) and acts by
+	 * meter, {@link io.zklock.lock.event.LockListener#onHoldExceeded}) and acts by
 	 * {@link #onHoldExceeded()}. It never releases the lock then, unlike ShedLock's
 	 * {@code lockAtMostFor}: another process would run the same work beside a body that still
 	 * runs. The lock goes when the call ends, or with the process. A {@link #holdAtLeast()} kept

@@ -5,7 +5,7 @@ package io.zklock.annotation;
  * {@link DistributedLock#holdAtMost()} ({@link DistributedLock#onHoldExceeded()}, or
  * {@code zklock.on-hold-exceeded} for every call). Whatever the policy, the breach is reported
  * first (a WARN naming the lock, the method and the holder thread with its stack, the
- * {@code zklock.hold.exceeded} meter, {@link io.zklock.lock.LockListener#onHoldExceeded}), and
+ * {@code zklock.hold.exceeded} meter, {@link io.zklock.lock.event.LockListener#onHoldExceeded}), and
  * the lock is never released while the call's work may still run: a bound on a hold is an
  * alarm, not a lease.
  */

@@ -16,8 +16,8 @@ import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.PathUtils;
 import org.jspecify.annotations.Nullable;
 
-import io.zklock.lock.Durations;
-import io.zklock.lock.SessionTimeoutCheck;
+import io.zklock.internal.Durations;
+import io.zklock.lock.inspection.SessionTimeoutCheck;
 
 import org.springframework.boot.logging.LoggingSystem;
 

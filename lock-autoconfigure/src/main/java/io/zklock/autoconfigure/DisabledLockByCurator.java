@@ -3,11 +3,11 @@ package io.zklock.autoconfigure;
 import java.util.List;
 import java.util.Optional;
 
-import io.zklock.lock.HeldLock;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.ReleaseResult;
+import io.zklock.lock.event.HeldLock;
 
 /**
  * The {@link ILockByCurator} of an application with {@code zklock.enabled=false}, so that an

@@ -2,15 +2,15 @@ package io.zklock.autoconfigure;
 
 import org.apache.commons.logging.LogFactory;
 
-import io.zklock.interceptor.AnnotationSettings;
-import io.zklock.interceptor.DistributedLockAdvisor;
-import io.zklock.interceptor.LockReleaseScheduler;
 import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.annotation.SkippedCall;
 import io.zklock.annotation.SkippedCallListener;
+import io.zklock.interceptor.AnnotationSettings;
+import io.zklock.interceptor.DistributedLockAdvisor;
+import io.zklock.interceptor.LockReleaseScheduler;
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockListener;
 import io.zklock.lock.SemaphoreByCurator;
+import io.zklock.lock.event.LockListener;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;

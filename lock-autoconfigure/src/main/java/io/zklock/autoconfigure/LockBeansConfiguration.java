@@ -7,13 +7,10 @@ import org.apache.curator.framework.CuratorFramework;
 import io.zklock.interceptor.LockReleaseScheduler;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LeakDetection;
-import io.zklock.lock.LocalHandoff;
-import io.zklock.lock.LockListener;
-import io.zklock.lock.LockNodeData;
+import io.zklock.lock.LockEngine;
 import io.zklock.lock.SemaphoreByCurator;
 import io.zklock.lock.SharedLockByCurator;
-import io.zklock.lock.LockEngine;
+import io.zklock.lock.event.LockListener;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -33,7 +30,7 @@ import org.springframework.core.env.Environment;
  * they lock through is chosen by {@link LockClientResolver}; an application's client that is
  * not started when the application starts fails start-up ({@link ApplicationClientCheck}). Lock
  * nodes carry this host, process, {@code spring.application.name} and {@code zklock.instance-id}
- * ({@link LockNodeData}), so that a waiter that times out, and an operator, can tell who holds a
+ * ({@link LockEngine.Builder#holder(String, String)}), so that a waiter that times out, and an operator, can tell who holds a
  * lock.
  */
 @Configuration(proxyBeanMethods = false)
@@ -44,14 +41,15 @@ class LockBeansConfiguration {
 	LockEngine zkLockEngine(ListableBeanFactory beanFactory, ZkLockProperties properties,
 			Environment environment, ObjectProvider<LockListener> listeners) {
 		CuratorFramework curatorFramework = LockClientResolver.resolve(beanFactory);
-		byte[] nodeData = LockNodeData.forThisProcess(environment.getProperty("spring.application.name"),
-				properties.getInstanceId());
 		ZkLockPropertyChecks checks = new ZkLockPropertyChecks(environment);
-		LocalHandoff localHandoff = properties.getLocalHandoff().toSetting(checks);
-		LeakDetection leakDetection = properties.getLeakDetection().toSetting(checks);
+		LockEngine.Builder builder = LockEngine.builder(curatorFramework)
+			.rootPath(properties.getRootPath())
+			.holder(environment.getProperty("spring.application.name"), properties.getInstanceId());
+		properties.getLocalHandoff().applyTo(builder, checks);
+		properties.getLeakDetection().applyTo(builder, checks);
 		LockEngine engine;
 		try {
-			engine = new LockEngine(curatorFramework, properties.getRootPath(), nodeData, localHandoff);
+			engine = builder.build();
 		}
 		catch (IllegalArgumentException ex) {
 			// "Lock root 'x' is invalid: <rule>": the analysis names the property and value itself
@@ -65,7 +63,6 @@ class LockBeansConfiguration {
 					properties.getZookeeper().getAuth().getScheme(),
 					properties.getZookeeper().getAuth().isFailOnOpenAcl());
 		}
-		engine.setLeakDetection(leakDetection);
 		listeners.orderedStream().forEach(engine::addListener);
 		return engine;
 	}

@@ -10,11 +10,11 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.zklock.interceptor.LockReleaseScheduler;
-import io.zklock.lock.HeldLock;
-import io.zklock.lock.LockListener;
-import io.zklock.lock.LockTarget;
-import io.zklock.lock.ReleaseResult;
 import io.zklock.lock.LockEngine;
+import io.zklock.lock.ReleaseResult;
+import io.zklock.lock.event.HeldLock;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;

@@ -1012,13 +1012,13 @@ public class ZkLockProperties {
 		}
 
 		/**
-		 * The engine's setting.
+		 * Sets the engine's local handoff.
+		 * @param builder the engine's builder
 		 * @param checks names a bad value as the user wrote it
-		 * @return the setting
 		 * @throws org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException
 		 * if {@code max-handoffs} is below 1 or {@code max-time} is not positive
 		 */
-		io.zklock.lock.LocalHandoff toSetting(ZkLockPropertyChecks checks) {
+		void applyTo(io.zklock.lock.LockEngine.Builder builder, ZkLockPropertyChecks checks) {
 			if (this.maxHandoffs < 1) {
 				throw checks.invalid("zklock.local-handoff.max-handoffs", this.maxHandoffs,
 						"it must be at least 1; set zklock.local-handoff.enabled=false to hand no lock node on");
@@ -1027,7 +1027,12 @@ public class ZkLockProperties {
 				throw checks.invalid("zklock.local-handoff.max-time", this.maxTime,
 						"it must be positive; set a duration such as '50ms'");
 			}
-			return new io.zklock.lock.LocalHandoff(this.enabled, this.maxHandoffs, this.maxTime);
+			if (this.enabled) {
+				builder.localHandoff(this.maxHandoffs, this.maxTime);
+			}
+			else {
+				builder.localHandoff(false);
+			}
 		}
 
 	}
@@ -1087,18 +1092,18 @@ public class ZkLockProperties {
 		}
 
 		/**
-		 * The engine's setting.
+		 * Sets the engine's leak detection.
+		 * @param builder the engine's builder
 		 * @param checks names a bad value as the user wrote it
-		 * @return the setting
 		 * @throws org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException
 		 * if {@code threshold} is zero or negative
 		 */
-		io.zklock.lock.LeakDetection toSetting(ZkLockPropertyChecks checks) {
+		void applyTo(io.zklock.lock.LockEngine.Builder builder, ZkLockPropertyChecks checks) {
 			if (this.threshold != null && (this.threshold.isZero() || this.threshold.isNegative())) {
 				throw checks.invalid("zklock.leak-detection.threshold", this.threshold,
 						"it must be positive; set a duration such as '10m', or leave it unset for no such report");
 			}
-			return new io.zklock.lock.LeakDetection(this.recordSites, this.threshold);
+			builder.leakDetection(this.recordSites, this.threshold);
 		}
 
 	}

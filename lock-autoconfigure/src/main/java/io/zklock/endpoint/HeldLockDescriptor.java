@@ -11,7 +11,7 @@ import io.zklock.lock.LockMode;
  * {@code @DistributedLock} key {@code "a/b"}, {@code "orders/a%2Fb"}; the form
  * {@code GET /actuator/locks/{lockPath}} takes
  * @param displayPath the lock path for people to read, each segment decoded
- * ({@link io.zklock.lock.LockPaths#decodeSegment(String)}): {@code "orders/a/b"}
+ * ({@link io.zklock.internal.LockPaths#decodeSegment(String)}): {@code "orders/a/b"}
  * @param lockName the lock's name in metrics, such as {@code "orders"}
  * @param mode the lock's mode
  * @param fencingToken the lock node's fencing token

@@ -23,7 +23,7 @@ import io.zklock.lock.LockMode;
  * instance that created it), empty if none
  * @param createdBy what the node's data says of the process that created it, such as
  * {@code "host web-2, process 4711, application 'orders', instance 'web-2:8080'"}
- * ({@link io.zklock.lock.LockNodeData#describe(byte[])})
+ * ({@link io.zklock.internal.LockNodeData#describe(byte[])})
  * @param thisInstance whether the node belongs to this instance's session
  * @param holderThread for a node this instance holds, the thread that acquired it; else
  * {@code null}

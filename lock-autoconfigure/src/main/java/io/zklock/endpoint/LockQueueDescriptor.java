@@ -11,7 +11,7 @@ import java.util.List;
  * @param lockPath the lock path as stored in ZooKeeper, such as {@code "inventory/sku-1"} or
  * {@code "orders/a%2Fb"} for a {@code @DistributedLock} key {@code "a/b"}
  * @param displayPath the lock path for people to read, each segment decoded
- * ({@link io.zklock.lock.LockPaths#decodeSegment(String)}): {@code "orders/a/b"}
+ * ({@link io.zklock.internal.LockPaths#decodeSegment(String)}): {@code "orders/a/b"}
  * @param zooKeeperPath the ZooKeeper path of the lock nodes' parent, namespace included,
  * such as {@code "/zklock/locks/inventory/sku-1"}
  * @param nodes the lock nodes in the order they are served: holders first (several readers

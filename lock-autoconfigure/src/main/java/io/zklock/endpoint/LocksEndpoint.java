@@ -13,10 +13,10 @@ import java.util.stream.Collectors;
 import org.apache.curator.CuratorZookeeperClient;
 import org.jspecify.annotations.Nullable;
 
-import io.zklock.lock.HeldLock;
-import io.zklock.lock.LockNodeData;
-import io.zklock.lock.LockPaths;
+import io.zklock.internal.LockNodeData;
+import io.zklock.internal.LockPaths;
 import io.zklock.lock.LockEngine;
+import io.zklock.lock.event.HeldLock;
 import io.zklock.lock.inspection.LockQueue;
 import io.zklock.lock.inspection.LockQueueInspector;
 import io.zklock.lock.inspection.QueuedNode;

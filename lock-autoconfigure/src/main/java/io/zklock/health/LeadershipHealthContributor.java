@@ -4,6 +4,7 @@ import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.health.internal.LeadershipCheck;
 import io.zklock.leadership.LeaderElection;
 
 import org.springframework.boot.health.contributor.CompositeHealthContributor;

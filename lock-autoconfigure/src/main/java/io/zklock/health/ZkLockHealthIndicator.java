@@ -3,6 +3,7 @@ package io.zklock.health;
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.health.internal.ZkLockConnectionCheck;
 import io.zklock.lock.LockEngine;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;

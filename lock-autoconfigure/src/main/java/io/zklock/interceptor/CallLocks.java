@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.zklock.annotation.OnLockFailure;
 import io.zklock.annotation.SkippedCall;
+import io.zklock.internal.WaitMessages;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockRequest;
@@ -123,9 +124,9 @@ final class CallLocks {
 			first = this.locks.get(0).path();
 			what = "the locks on " + this.locks.stream().map((lock) -> "'" + lock.path() + "'").toList();
 		}
-		return LockAcquisitionException.waitRanOut(first, "Could not acquire " + what + " within "
+		return new LockAcquisitionException(first, WaitMessages.ranOut("Could not acquire " + what + " within "
 				+ this.wait.toMillis() + " ms for " + this.definition.methodDescription(),
-				acquirer.disconnectedSince(this.semaphorePath != null), waitedFor(acquirer, owner));
+				acquirer.disconnectedSince(this.semaphorePath != null), waitedFor(acquirer, owner)));
 	}
 
 	/**

@@ -10,8 +10,8 @@ import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.DistributedSemaphore;
 import io.zklock.annotation.SkippedCall;
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockListener;
 import io.zklock.lock.SemaphoreByCurator;
+import io.zklock.lock.event.LockListener;
 
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;

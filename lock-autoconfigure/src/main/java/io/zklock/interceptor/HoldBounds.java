@@ -5,7 +5,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 import io.zklock.annotation.OnHoldExceeded;
-import io.zklock.lock.LockListener;
+import io.zklock.lock.event.LockListener;
 
 /**
  * What the holds of annotated calls share for their bounds: the thread that runs their delayed

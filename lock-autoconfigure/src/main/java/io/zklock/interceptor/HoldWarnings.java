@@ -10,17 +10,17 @@ import org.jspecify.annotations.Nullable;
 
 import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.HoldExceededException;
-import io.zklock.lock.Durations;
+import io.zklock.internal.Durations;
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.LockTarget;
 import io.zklock.lock.PermitLease;
+import io.zklock.lock.event.LockTarget;
 
 /**
  * The WARNs of annotated calls' holds, on this class's logger, and their words: a hold that
  * passed {@link DistributedLock#holdAtMost()} (kept; the engine, which timed it, then tells the
- * {@link io.zklock.lock.LockListener}s of each lock), and the locks of a call whose work was
+ * {@link io.zklock.lock.event.LockListener}s of each lock), and the locks of a call whose work was
  * cancelled where its end cannot be seen, released {@code zklock.hold-after-cancel} after the
- * cancel ({@link io.zklock.lock.LockListener#onHoldExceeded} with {@code released}
+ * cancel ({@link io.zklock.lock.event.LockListener#onHoldExceeded} with {@code released}
  * {@code true} for every lock of the call, not for a semaphore's permit, which is no lock; the
  * {@code zklock.hold.exceeded} meter counts both).
  */

@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.zklock.annotation.InvalidLockAnnotationException;
 import io.zklock.annotation.LeaderOnly;
-import io.zklock.lock.LockPaths;
+import io.zklock.internal.LockPaths;
 
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;

@@ -10,7 +10,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import io.zklock.annotation.OnHoldExceeded;
-import io.zklock.lock.AbstractLockByCurator;
+import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockAcquisitionException;
@@ -19,6 +19,7 @@ import io.zklock.lock.LockGroup;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.PermitLease;
 import io.zklock.lock.SemaphoreByCurator;
+import io.zklock.lock.SharedLockByCurator;
 
 /**
  * Takes the locks of one call, through the lock API's one multi-lock loop (a
@@ -93,19 +94,28 @@ final class LockAcquirer {
 	 * @return the instant, or {@code null} while connected or if the lock API does not say
 	 */
 	@Nullable Instant disconnectedSince(boolean semaphore) {
-		LockEngine engine = semaphore ? this.semaphores.get().engine()
-				: (locks() instanceof AbstractLockByCurator api) ? api.engine() : null;
+		LockEngine engine = semaphore ? this.semaphores.get().engine() : lockEngine();
 		return (engine != null) ? engine.disconnectedSince().orElse(null) : null;
 	}
 
 	/**
-	 * What an acquire of {@code request} by the current thread waits for now, as the lock API
-	 * tells ({@link ILockByCurator#explainWait(LockRequest)}), for the message of a wait that ran
-	 * out.
-	 * @return the explanation, or empty if the lock API knows nothing of the lock path's holders
+	 * What an acquire of {@code request} by the current thread waits for now, as the lock engine
+	 * tells ({@link LockEngine#explainWait(LockRequest)}), for the message of a wait that ran out.
+	 * @return the explanation, or empty if the lock API is not zklock's or knows nothing of the lock
+	 * path's holders
 	 */
 	Optional<String> explainWait(LockRequest request) {
-		return locks().explainWait(request);
+		LockEngine engine = lockEngine();
+		return (engine != null) ? engine.explainWait(request) : Optional.empty();
+	}
+
+	/** The engine of zklock's lock beans; {@code null} for a lock API of the application's own. */
+	private @Nullable LockEngine lockEngine() {
+		ILockByCurator api = locks();
+		if (api instanceof ExclusiveLockByCurator exclusive) {
+			return exclusive.engine();
+		}
+		return (api instanceof SharedLockByCurator shared) ? shared.engine() : null;
 	}
 
 	/**

@@ -17,8 +17,8 @@ import io.zklock.annotation.DistributedSemaphore;
 import io.zklock.annotation.InvalidLockAnnotationException;
 import io.zklock.annotation.OnHoldExceeded;
 import io.zklock.annotation.OnLockFailure;
-import io.zklock.lock.Durations;
-import io.zklock.lock.LockPaths;
+import io.zklock.internal.Durations;
+import io.zklock.internal.LockPaths;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationStyle;

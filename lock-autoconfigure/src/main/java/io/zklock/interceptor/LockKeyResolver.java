@@ -9,7 +9,7 @@ import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
 
-import io.zklock.lock.LockPaths;
+import io.zklock.internal.LockPaths;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;

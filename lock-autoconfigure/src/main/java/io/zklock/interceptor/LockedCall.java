@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.HoldExceededException;
 import io.zklock.annotation.OnHoldExceeded;
-import io.zklock.lock.Durations;
+import io.zklock.internal.Durations;
 import io.zklock.lock.HoldExceededReaction;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockLostException;

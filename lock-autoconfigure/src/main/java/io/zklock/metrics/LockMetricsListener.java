@@ -14,10 +14,10 @@ import org.jspecify.annotations.Nullable;
 
 import io.zklock.annotation.SkippedCall;
 import io.zklock.annotation.SkippedCallListener;
-import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockTarget;
 import io.zklock.lock.ReleaseResult;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 
 /**
  * Records lock events ({@link LockListener}) and skipped annotated calls

@@ -9,8 +9,8 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
-import io.zklock.lock.LockListener;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 
 /**
  * Wraps each lock acquire in a Micrometer {@link Observation} (by default

@@ -19,10 +19,10 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
-import io.zklock.lock.LockListener;
-import io.zklock.lock.LockMode;
-import io.zklock.lock.LockTarget;
 import io.zklock.lock.LockEngine;
+import io.zklock.lock.LockMode;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;

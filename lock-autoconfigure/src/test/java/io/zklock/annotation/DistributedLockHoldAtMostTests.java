@@ -24,10 +24,10 @@ import reactor.test.StepVerifier;
 import io.zklock.interceptor.LockReleaseScheduler;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 import io.zklock.metrics.LockMetricsListener;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;

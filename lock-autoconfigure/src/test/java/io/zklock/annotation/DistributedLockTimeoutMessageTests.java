@@ -22,7 +22,6 @@ import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockNodeData;
 import io.zklock.lock.LockRequest;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -99,8 +98,7 @@ class DistributedLockTimeoutMessageTests extends ZkAnnotationTest {
 	void shouldSayWhatTheLockNodeOfAnotherProcessSaysOfItsHolder() {
 		this.contextRunner.run((context) -> {
 			try (CuratorFramework otherClient = startClient();
-					LockEngine billing = new LockEngine(otherClient, "/locks",
-							LockNodeData.forThisProcess("billing", "b-1"));
+					LockEngine billing = LockEngine.builder(otherClient).rootPath("/locks").holder("billing", "b-1").build();
 					LockHandle held = new ExclusiveLockByCurator(billing).acquire("busy/3", LockMode.EXCLUSIVE)) {
 				assertThatExceptionOfType(LockAcquisitionException.class)
 					.isThrownBy(() -> context.getBean(Busy.class).quick("3"))

@@ -28,10 +28,10 @@ import reactor.core.publisher.Mono;
 import io.zklock.fixtures.FourLetterWords;
 import io.zklock.fixtures.ZooKeeperServers;
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockHandle;
-import io.zklock.lock.LockListener;
-import io.zklock.lock.LockMode;
 import io.zklock.lock.LockEngine;
+import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockMode;
+import io.zklock.lock.event.LockListener;
 import io.zklock.test.history.CheckResult;
 import io.zklock.test.history.LockHistory;
 

@@ -15,8 +15,8 @@ import reactor.core.scheduler.Schedulers;
 import reactor.test.StepVerifier;
 
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.LockListener;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;

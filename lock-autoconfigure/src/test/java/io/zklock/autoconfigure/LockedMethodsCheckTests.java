@@ -9,10 +9,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.DistributedSemaphore;
-import io.zklock.lock.AbstractLockByCurator;
+import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LockMode;
 import io.zklock.lock.LockEngine;
+import io.zklock.lock.LockMode;
 
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -248,7 +248,7 @@ class LockedMethodsCheckTests extends ZkServerTest {
 		}
 
 		private static ILockByCurator lockApi(LockEngine engine) {
-			return new AbstractLockByCurator(engine) {
+			return new ExclusiveLockByCurator(engine) {
 
 				@Override
 				public LockMode defaultMode() {

@@ -2,6 +2,7 @@ package io.zklock.autoconfigure;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -17,15 +18,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.zklock.interceptor.AnnotationSettings;
 import io.zklock.interceptor.DistributedLockAdvisor;
-import io.zklock.lock.AbstractLockByCurator;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.SharedLockByCurator;
-import io.zklock.lock.LockEngine;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.service.connection.ConnectionDetails;
@@ -455,7 +455,13 @@ class ZkLockAutoConfigurationTests extends ZkServerTest {
 
 		@Bean
 		ILockByCurator userLockApi(CuratorFramework client) {
-			this.lock = new AbstractLockByCurator(new LockEngine(client, "/custom")) {
+			ILockByCurator zklock = new ExclusiveLockByCurator(new LockEngine(client, "/custom"));
+			this.lock = new ILockByCurator() {
+
+				@Override
+				public Optional<LockHandle> tryAcquire(LockRequest request) {
+					return zklock.tryAcquire(request);
+				}
 
 				@Override
 				public LockMode defaultMode() {

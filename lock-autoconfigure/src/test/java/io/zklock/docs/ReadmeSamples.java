@@ -21,14 +21,14 @@ import io.zklock.annotation.OnLockFailure;
 import io.zklock.annotation.ReactiveLockContext;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRefusal;
-import io.zklock.lock.LockListener;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.SemaphoreByCurator;
 import io.zklock.lock.SharedLockByCurator;
-import io.zklock.lock.LockEngine;
+import io.zklock.lock.event.LockListener;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -189,6 +189,18 @@ final class ReadmeSamples {
 			locks.acquire("orders/42", LockMode.EXCLUSIVE).release();
 			readWrite.acquire("orders/42", LockMode.READ).release();
 			return semaphores;
+		}
+
+		static LockEngine engineOfItsOwn(CuratorFramework client) {
+			// tag::engine-builder[]
+			LockEngine engine = LockEngine.builder(client)
+				.rootPath("/locks")
+				.holder("billing", "billing-1")                 // what its lock nodes say of their holder
+				.localHandoff(true)                             // hand held nodes to this engine's waiters
+				.leakDetection(true, Duration.ofMinutes(10))    // report holds that last longer
+				.build();
+			// end::engine-builder[]
+			return engine;
 		}
 
 	}

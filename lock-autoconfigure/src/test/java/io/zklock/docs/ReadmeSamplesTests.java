@@ -1,5 +1,6 @@
 package io.zklock.docs;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -30,12 +31,13 @@ import io.zklock.docs.ReadmeSamples.Shipping;
 import io.zklock.docs.ReadmeSamples.Store;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
+import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockTarget;
 import io.zklock.lock.PermitLease;
 import io.zklock.lock.SemaphoreByCurator;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -128,6 +130,21 @@ class ReadmeSamplesTests extends ZkServerTest {
 			SemaphoreByCurator semaphores = PlainCurator.sharedEngine(client, myListener);
 			assertThat(semaphores.tryAcquire("reports", 2, Duration.ofSeconds(5))).hasValueSatisfying(PermitLease::close);
 			assertThat(heard).containsExactly("orders/42 EXCLUSIVE", "orders/42 READ");
+		}
+	}
+
+	@Test
+	void shouldBuildAnEngineThatNamesItsHolder() throws Exception {
+		try (CuratorFramework client = CuratorFrameworkFactory.newClient(server.getConnectString(),
+				new RetryOneTime(100)); LockEngine engine = PlainCurator.engineOfItsOwn(client)) {
+			client.start();
+			assertThat(engine.getRootPath()).isEqualTo("/locks");
+			assertThat(engine.toString()).contains("local handoff on");
+			try (LockHandle lock = new ExclusiveLockByCurator(engine).acquire("orders/42", LockMode.EXCLUSIVE)) {
+				assertThat(new String(client.getData().forPath(lock.nodePath()), StandardCharsets.UTF_8))
+					.startsWith("zklock host=")
+					.endsWith(" app=billing instance=billing-1");
+			}
 		}
 	}
 

@@ -22,12 +22,13 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.zklock.internal.LockNodeData;
+import io.zklock.internal.LockPaths;
 import io.zklock.lock.ExclusiveLockByCurator;
+import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockNodeData;
-import io.zklock.lock.LockPaths;
-import io.zklock.lock.LockEngine;
+import io.zklock.lock.LockRequest;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 
@@ -77,10 +78,8 @@ class LocksEndpointTests {
 	void connect() throws InterruptedException {
 		this.client = startClient();
 		this.otherClient = startClient();
-		this.engine = new LockEngine(this.client, "/locks", LockNodeData.forThisProcess("orders", "instance-a"));
-		// an instance of an older zklock, whose lock nodes carried the instance id alone
-		this.otherInstance = new LockEngine(this.otherClient, "/locks",
-				"instance-b".getBytes(StandardCharsets.UTF_8));
+		this.engine = LockEngine.builder(this.client).rootPath("/locks").holder("orders", "instance-a").build();
+		this.otherInstance = LockEngine.builder(this.otherClient).rootPath("/locks").holder("orders", "instance-b").build();
 		this.endpoint = new LocksEndpoint(this.engine);
 	}
 
@@ -101,7 +100,8 @@ class LocksEndpointTests {
 		assertThat(none.locks()).isEmpty();
 		assertThat(none.rootPath()).isEqualTo("/locks");
 		assertThat(none.sessionId()).isEqualTo(hexSessionId(this.client));
-		try (LockHandle lock = new ExclusiveLockByCurator(this.engine).tryAcquire("orders/42", LockMode.WRITE, AWAIT, "orders")
+		try (LockHandle lock = new ExclusiveLockByCurator(this.engine)
+			.tryAcquire(LockRequest.of("orders/42", LockMode.WRITE).waitAtMost(AWAIT).named("orders"))
 			.orElseThrow()) {
 			HeldLocksDescriptor held = this.endpoint.heldLocks();
 			assertThat(held.locks()).singleElement().satisfies((descriptor) -> {
@@ -147,7 +147,7 @@ class LocksEndpointTests {
 			assertThat(waiting.holder()).isFalse();
 			assertThat(waiting.thisInstance()).isFalse();
 			assertThat(waiting.instanceId()).isEqualTo("instance-b");
-			assertThat(waiting.createdBy()).isEqualTo("node data 'instance-b'");
+			assertThat(waiting.createdBy()).startsWith("host ").endsWith(", application 'orders', instance 'instance-b'");
 			assertThat(waiting.holderThread()).isNull();
 			assertThat(waiting.sessionId()).isEqualTo(hexSessionId(this.otherClient));
 			assertThat(waiting.fencingToken()).isGreaterThan(holder.fencingToken());
@@ -155,6 +155,15 @@ class LocksEndpointTests {
 			waiter.get(20, TimeUnit.SECONDS).orElseThrow().release();
 		}
 		assertThat(this.endpoint.lockQueue(new String[] { "orders", "7" }).nodes()).isEmpty();
+	}
+
+	@Test
+	void shouldTakeTheWholeDataOfAnOlderZklockAsTheInstanceId() {
+		// an instance of an older zklock, whose lock nodes carried the instance id alone
+		byte[] older = "instance-b".getBytes(StandardCharsets.UTF_8);
+		assertThat(LocksEndpoint.instanceId(new String(older, StandardCharsets.UTF_8))).isEqualTo("instance-b");
+		assertThat(LockNodeData.describe(older)).isEqualTo("node data 'instance-b'");
+		assertThat(LocksEndpoint.instanceId("zklock host=web-2 pid=7 app=orders")).isEmpty();
 	}
 
 	@Test

@@ -23,17 +23,17 @@ import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 import io.zklock.annotation.DistributedLock;
-import io.zklock.annotation.ZkAnnotationTest;
 import io.zklock.annotation.InvalidLockAnnotationException;
 import io.zklock.annotation.LockContext;
 import io.zklock.annotation.OnLockFailure;
+import io.zklock.annotation.ZkAnnotationTest;
 import io.zklock.fixtures.Sessions;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockTarget;
 import io.zklock.lock.ReleaseResult;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;

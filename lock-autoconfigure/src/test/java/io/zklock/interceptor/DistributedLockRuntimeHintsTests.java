@@ -9,7 +9,7 @@ import io.zklock.annotation.LeaderOnly;
 import io.zklock.annotation.LeaderScoped;
 import io.zklock.annotation.SkippedCall;
 import io.zklock.annotation.SkippedCallListener;
-import io.zklock.lock.LockListener;
+import io.zklock.lock.event.LockListener;
 
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;

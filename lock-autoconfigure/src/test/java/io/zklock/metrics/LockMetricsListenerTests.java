@@ -8,9 +8,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import io.zklock.annotation.SkippedCall;
-import io.zklock.lock.LockTarget;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.ReleaseResult;
+import io.zklock.lock.event.LockTarget;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

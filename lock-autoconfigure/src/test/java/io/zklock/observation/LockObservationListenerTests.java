@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import io.zklock.lock.LockAcquisitionException;
-import io.zklock.lock.LockTarget;
-import io.zklock.lock.ReleaseResult;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.ReleaseResult;
+import io.zklock.lock.event.LockTarget;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -3,7 +3,7 @@ package io.zklock.leadership;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
-import io.zklock.lock.LockNodeData;
+import io.zklock.internal.LockNodeData;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,8 +33,9 @@ public record Candidate(String role, String nodeName, long sessionId, Instant jo
 
 	/**
 	 * Says in words who the candidate is.
-	 * @return for example {@code "host web-2, process 4711, application 'billing'"}, as
-	 * {@link LockNodeData#describe(byte[])} says it
+	 * @return for example {@code "host web-2, process 4711, application 'billing'"}; for node data
+	 * zklock did not write, {@code "node data '10.0.0.5'"} (escaped, at most 100 characters) or
+	 * {@code "no node data"}
 	 */
 	public String describe() {
 		return LockNodeData.describe(this.nodeData.getBytes(StandardCharsets.UTF_8));

@@ -5,10 +5,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 
+import io.zklock.internal.Durations;
 import io.zklock.leadership.internal.ElectionCore;
-import io.zklock.lock.Durations;
 import io.zklock.lock.LockEngine;
-import io.zklock.lock.LockNodeData;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -56,7 +55,7 @@ public final class LeaderElection implements AutoCloseable {
 
 	/**
 	 * Creates an election with the defaults: roles under {@value #DEFAULT_ROOT_PATH}, nodes that name
-	 * this host and process ({@link LockNodeData#forThisProcess(String, String)}), listeners on
+	 * this host and process ({@link Builder#holder(String, String)}), listeners on
 	 * zklock's own threads, lease factor {@value #DEFAULT_LEASE_FACTOR}, handover timeout 10 s.
 	 * @param engine the lock engine whose Curator client the election uses
 	 * @throws IllegalArgumentException if {@code engine} is {@code null}
@@ -66,8 +65,8 @@ public final class LeaderElection implements AutoCloseable {
 	}
 
 	private LeaderElection(Builder builder) {
-		this.core = new ElectionCore(builder.engine.getClient(), builder.rootPath, builder.nodeData,
-				builder.listenerExecutor, builder.leaseFactor, builder.handoverTimeout);
+		this.core = new ElectionCore(builder.engine.getClient(), builder.rootPath, builder.application,
+				builder.instance, builder.listenerExecutor, builder.leaseFactor, builder.handoverTimeout);
 	}
 
 	/**
@@ -221,7 +220,9 @@ public final class LeaderElection implements AutoCloseable {
 
 		private String rootPath = DEFAULT_ROOT_PATH;
 
-		private byte[] nodeData = LockNodeData.forThisProcess(null, null);
+		private @Nullable String application;
+
+		private @Nullable String instance;
 
 		private @Nullable Executor listenerExecutor;
 
@@ -245,17 +246,18 @@ public final class LeaderElection implements AutoCloseable {
 		}
 
 		/**
-		 * The data of every candidate node, which says who leads.
-		 * @param nodeData such as {@link LockNodeData#forThisProcess(String, String)} with the
-		 * application's name and instance id (the default names host and process only)
+		 * Who this process is, as every candidate node says besides the host and process, so that
+		 * {@link Candidate} and operators can tell who leads: one line such as
+		 * {@code zklock host=web-2 pid=4711 app=billing instance=billing-1}. Unless set, the host and
+		 * process only.
+		 * @param application the application's name, such as {@code spring.application.name}, or
+		 * {@code null} for none
+		 * @param instance an id of this instance, or {@code null} for none
 		 * @return this builder
-		 * @throws IllegalArgumentException if {@code nodeData} is {@code null}
 		 */
-		public Builder nodeData(byte[] nodeData) {
-			if (nodeData == null) {
-				throw new IllegalArgumentException("'nodeData' must not be null; pass an empty array for none");
-			}
-			this.nodeData = nodeData.clone();
+		public Builder holder(@Nullable String application, @Nullable String instance) {
+			this.application = application;
+			this.instance = instance;
 			return this;
 		}
 

@@ -3,11 +3,15 @@ package io.zklock.lock;
 import java.util.List;
 import java.util.Optional;
 
+import io.zklock.lock.event.HeldLock;
+import io.zklock.lock.event.LockListener;
+
 /**
  * Base of the two {@link ILockByCurator} beans: the primitive and the hold query are
- * delegated to one shared {@link LockEngine}; only the default mode differs.
+ * delegated to one shared {@link LockEngine}; only the default mode differs. Package-private: its
+ * public methods are those of {@link ExclusiveLockByCurator} and {@link SharedLockByCurator}.
  */
-public abstract class AbstractLockByCurator implements ILockByCurator {
+abstract class AbstractLockByCurator implements ILockByCurator {
 
 	private final LockEngine engine;
 
@@ -16,7 +20,7 @@ public abstract class AbstractLockByCurator implements ILockByCurator {
 	 * @param engine the shared lock engine
 	 * @throws IllegalArgumentException if {@code engine} is {@code null}
 	 */
-	protected AbstractLockByCurator(LockEngine engine) {
+	AbstractLockByCurator(LockEngine engine) {
 		if (engine == null) {
 			throw new IllegalArgumentException("'engine' must not be null");
 		}
@@ -61,7 +65,8 @@ public abstract class AbstractLockByCurator implements ILockByCurator {
 		if (refusal.isPresent()) {
 			throw new LockAcquisitionException(request.path(), refusal.get().message());
 		}
-		throw RequestTimeouts.waitRanOut(request, this.engine.disconnectedSince().orElse(null), explainWait(request));
+		throw RequestTimeouts.waitRanOut(request, this.engine.disconnectedSince().orElse(null),
+				this.engine.explainWait(request));
 	}
 
 	/**
@@ -72,11 +77,6 @@ public abstract class AbstractLockByCurator implements ILockByCurator {
 	@Override
 	public Optional<LockRefusal> lastRefusal() {
 		return this.engine.lastRefusal();
-	}
-
-	@Override
-	public Optional<String> explainWait(LockRequest request) {
-		return this.engine.explainWait(request);
 	}
 
 	@Override

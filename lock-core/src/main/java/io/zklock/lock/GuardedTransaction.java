@@ -32,8 +32,9 @@ import org.apache.zookeeper.OpResult;
  * operations' paths.
  *
  * <p>
- * With local handoff ({@link LocalHandoff}) a lock node passes from one holder of this process to
- * the next unchanged, so the node's check alone does not tell those holders apart.
+ * With local handoff ({@link LockEngine.Builder#localHandoff(boolean)}) a lock node passes from one
+ * holder of this process to the next unchanged, so the node's check alone does not tell those
+ * holders apart.
  * {@link #commit} does: while its transaction is under way, a release of the handle hands the node
  * to no other holder, so the writes apply only while this holder's grant stands. A transaction of
  * one's own with {@link #lockCheck} guards the node only: run it before releasing the handle

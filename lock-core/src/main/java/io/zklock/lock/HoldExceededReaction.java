@@ -2,6 +2,9 @@ package io.zklock.lock;
 
 import java.time.Duration;
 
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
+
 /**
  * What the holder of a bounded hold does when the hold outlives its
  * {@link LockRequest#holdAtMost(Duration) holdAtMost}, set with

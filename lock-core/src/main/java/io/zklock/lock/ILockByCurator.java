@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 
+import io.zklock.internal.LockPaths;
+import io.zklock.lock.event.HeldLock;
+
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.jspecify.annotations.Nullable;
 
@@ -121,13 +124,13 @@ public interface ILockByCurator {
 	 * Acquires a lock as the request says, and fails if its wait runs out.
 	 * @param request the request
 	 * @return the handle
-	 * @throws LockAcquisitionException if the wait ran out (the message names the lock path
-	 * and the wait, and, for zklock's beans, says whether the client was connected), if
-	 * interrupted, or if ZooKeeper fails
+	 * @throws LockAcquisitionException if the wait ran out (the message is that of
+	 * {@link #lastRefusal()}: it names the lock path and the wait, and, for zklock's beans, what the
+	 * wait waited for or that the client was not connected), if interrupted, or if ZooKeeper fails
 	 * @see #tryAcquire(LockRequest)
 	 */
 	default LockHandle acquire(LockRequest request) {
-		return tryAcquire(request).orElseThrow(() -> RequestTimeouts.waitRanOut(request, null, explainWait(request)));
+		return tryAcquire(request).orElseThrow(() -> RequestTimeouts.waitRanOut(request, lastRefusal()));
 	}
 
 	/**
@@ -146,21 +149,10 @@ public interface ILockByCurator {
 	}
 
 	/**
-	 * What an acquire of {@code request}'s lock path by the current thread waits for now, as far
-	 * as this process can tell (who holds it in this process, since when and where it was acquired;
-	 * a deadlock with the thread's own holds; what the lock node it waited for says of its holder),
-	 * for the message of a wait that ran out. This default knows nothing; zklock's beans ask their
-	 * engine ({@link LockEngine#explainWait(LockRequest)}).
-	 * @param request the request whose wait ran out
-	 * @return the explanation, or empty
-	 */
-	default Optional<String> explainWait(LockRequest request) {
-		return Optional.empty();
-	}
-
-	/**
 	 * Acquires a call-owned lock, waiting at most {@code wait}, measured on
-	 * {@link System#nanoTime()}.
+	 * {@link System#nanoTime()}. To name the lock for metrics and events, or to give it an owner, a
+	 * hold bound or an uninterruptible wait, build a {@link LockRequest} for
+	 * {@link #tryAcquire(LockRequest)}.
 	 * @param path the lock path, such as {@code "orders/42"}
 	 * @param mode the lock mode
 	 * @param wait the longest wait; {@link Duration#ZERO} tries once
@@ -171,20 +163,6 @@ public interface ILockByCurator {
 	 */
 	default Optional<LockHandle> tryAcquire(String path, LockMode mode, Duration wait) {
 		return tryAcquire(LockRequest.of(path, mode).waitAtMost(wait));
-	}
-
-	/**
-	 * Acquires a call-owned lock under a declared lock name, waiting at most {@code wait}.
-	 * @param path the lock path, such as {@code "orders/42"}
-	 * @param mode the lock mode
-	 * @param wait the longest wait; {@link Duration#ZERO} tries once
-	 * @param lockName a label of bounded cardinality for metrics and events; {@code null}
-	 * uses the first segment of the lock path
-	 * @return the handle, or empty if the wait ran out
-	 * @see LockRequest#named(String)
-	 */
-	default Optional<LockHandle> tryAcquire(String path, LockMode mode, Duration wait, @Nullable String lockName) {
-		return tryAcquire(LockRequest.of(path, mode).waitAtMost(wait).named(lockName));
 	}
 
 	/**
@@ -224,18 +202,17 @@ public interface ILockByCurator {
 
 	/**
 	 * Runs {@code action} under a call-owned lock and releases the lock afterwards, also when
-	 * the action throws:
-	 * {@code locks.executeLocked("reports", LockMode.WRITE, wait, () -> rebuild())}.
-	 * @param <E> the exception type of the action
+	 * the action throws: {@code locks.executeLocked("reports", LockMode.WRITE, wait, () -> rebuild())}.
+	 * For work that needs the fencing token, returns a value or throws a checked exception, use
+	 * {@link #executeLocked(String, LockMode, Duration, LockCallback)}.
 	 * @param path the lock path
 	 * @param mode the lock mode
 	 * @param wait the longest wait for the lock; {@link Duration#ZERO} tries once
 	 * @param action the work
 	 * @throws LockAcquisitionException if the lock was not acquired within {@code wait}
-	 * @throws E what the action throws
+	 * @throws RuntimeException what the action throws
 	 */
-	default <E extends Throwable> void executeLocked(String path, LockMode mode, Duration wait,
-			LockedAction<E> action) throws E {
+	default void executeLocked(String path, LockMode mode, Duration wait, Runnable action) {
 		if (action == null) {
 			throw new IllegalArgumentException("Action for lock path '" + path + "' must not be null");
 		}

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.zklock.internal.LockPaths;
+
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
 /**

@@ -5,7 +5,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import io.zklock.internal.LockNodeData;
+import io.zklock.lock.event.HeldLock;
+import io.zklock.lock.event.LockListener;
 import io.zklock.lock.internal.ClientLocks;
+import io.zklock.lock.internal.LeakDetection;
+import io.zklock.lock.internal.LocalHandoff;
 import io.zklock.lock.internal.LockRoot;
 import io.zklock.lock.internal.WaitExplanation;
 import org.apache.curator.framework.CuratorFramework;
@@ -27,7 +32,8 @@ import org.jspecify.annotations.Nullable;
  * ILockByCurator shared = new SharedLockByCurator(engine);
  * </pre>
  *
- * It resolves paths and checks arguments, and hands each call to its machinery in
+ * {@link #builder(CuratorFramework)} sets what its lock nodes say of their holder, local handoff
+ * and leak detection. It resolves paths and checks arguments, and hands each call to its machinery in
  * {@code io.zklock.lock.internal} (entered through {@code ClientLocks}; how the lock works:
  * docs/lock-protocol.md), no type of which appears in this API.
  *
@@ -48,54 +54,46 @@ public final class LockEngine implements AutoCloseable {
 	private final ThreadLocal<LockRefusal> lastRefusal = new ThreadLocal<>();
 
 	/**
-	 * Creates an engine whose lock nodes say which host and process hold them
-	 * ({@link LockNodeData#forThisProcess(String, String)}), with local handoff as
-	 * {@link LocalHandoff#defaults()} says (off).
+	 * Creates an engine with the defaults: lock nodes that say which host and process hold them,
+	 * local handoff off, leak detection that records where each lock was acquired and has no
+	 * threshold. {@link #builder(CuratorFramework)} sets the rest.
 	 * @param client a started Curator client; its namespace, if any, contains the lock root
 	 * @param rootPath the lock root, such as {@code "/locks"}
 	 * @throws IllegalArgumentException if the client is {@code null} or the lock root is not a
 	 * valid ZooKeeper path
 	 */
 	public LockEngine(CuratorFramework client, String rootPath) {
-		this(client, rootPath, LockNodeData.forThisProcess(null, null));
+		this(builder(client).rootPath(rootPath));
+	}
+
+	private LockEngine(Builder builder) {
+		this.root = new LockRoot(builder.client, builder.rootPath);
+		this.client = builder.client;
+		this.localHandoff = builder.localHandoff;
+		this.locks = new ClientLocks(builder.client,
+				LockNodeData.forThisProcess(builder.application, builder.instance), builder.localHandoff);
+		this.locks.setLeakDetection(builder.leakDetection);
 	}
 
 	/**
-	 * Creates an engine with local handoff as {@link LocalHandoff#defaults()} says (off).
+	 * A builder of an engine with settings of its own:
+	 *
+	 * <pre class="code">
+	 * LockEngine engine = LockEngine.builder(client)
+	 *     .rootPath("/locks")
+	 *     .holder("billing", "billing-1")
+	 *     .localHandoff(true)
+	 *     .build();
+	 * </pre>
 	 * @param client a started Curator client; its namespace, if any, contains the lock root
-	 * @param rootPath the lock root, such as {@code "/locks"}
-	 * @param nodeData the bytes every lock node carries, such as
-	 * {@link LockNodeData#forThisProcess(String, String)}; never {@code null}
-	 * @throws IllegalArgumentException if the client is {@code null} or the lock root is not a
-	 * valid ZooKeeper path
+	 * @return the builder, with the defaults set
+	 * @throws IllegalArgumentException if {@code client} is {@code null}
 	 */
-	public LockEngine(CuratorFramework client, String rootPath, byte[] nodeData) {
-		this(client, rootPath, nodeData, LocalHandoff.defaults());
-	}
-
-	/**
-	 * Creates an engine with a local-handoff setting: whether a held {@code EXCLUSIVE} or
-	 * {@code WRITE} lock node is handed to this engine's next waiter for the same lock path
-	 * instead of being deleted (lock cohorting), and the bounds of such a chain.
-	 * @param client a started Curator client; its namespace, if any, contains the lock root
-	 * @param rootPath the lock root, such as {@code "/locks"}
-	 * @param nodeData the bytes every lock node carries, such as
-	 * {@link LockNodeData#forThisProcess(String, String)}; never {@code null}
-	 * @param localHandoff the local-handoff setting, such as {@link LocalHandoff#on()}
-	 * @throws IllegalArgumentException if the client is {@code null}, the lock root is not a valid
-	 * ZooKeeper path, or {@code nodeData} or {@code localHandoff} is {@code null}
-	 */
-	public LockEngine(CuratorFramework client, String rootPath, byte[] nodeData, LocalHandoff localHandoff) {
-		if (nodeData == null) {
-			throw new IllegalArgumentException("'nodeData' must not be null; pass an empty array for none");
+	public static Builder builder(CuratorFramework client) {
+		if (client == null) {
+			throw new IllegalArgumentException("'client' must not be null; pass a started CuratorFramework");
 		}
-		if (localHandoff == null) {
-			throw new IllegalArgumentException("'localHandoff' must not be null; pass LocalHandoff.off() for none");
-		}
-		this.root = new LockRoot(client, rootPath);
-		this.client = client;
-		this.localHandoff = localHandoff;
-		this.locks = new ClientLocks(client, nodeData, localHandoff);
+		return new Builder(client);
 	}
 
 	/**
@@ -154,7 +152,7 @@ public final class LockEngine implements AutoCloseable {
 	 * @throws LockAcquisitionException if interrupted (the interrupt flag is set again), if
 	 * ZooKeeper fails, or if this engine stopped granting
 	 */
-	public Optional<PermitLease> acquirePermit(String path, int permits, @Nullable Duration maxWait) {
+	Optional<PermitLease> acquirePermit(String path, int permits, @Nullable Duration maxWait) {
 		if (permits < 1) {
 			throw new IllegalArgumentException("Permit count " + permits + " for semaphore '" + path
 					+ "' is invalid: a semaphore needs at least 1 permit");
@@ -168,7 +166,7 @@ public final class LockEngine implements AutoCloseable {
 	 * as this process can tell: the holds of this engine on it (who holds, since when, and where
 	 * they were acquired, if recorded), a deadlock or likely deadlock with this thread's own holds,
 	 * and what the lock node a waiter of this engine last waited for on it says of its holder
-	 * ({@link LockNodeData}). For the message of a wait that ran out, which otherwise reads the same
+	 * ({@link Builder#holder(String, String)}). For the message of a wait that ran out, which otherwise reads the same
 	 * for a leaked handle, a self-deadlock and real contention.
 	 * @param request the request whose wait ran out
 	 * @return the explanation, or empty if this process knows nothing of the lock path's holders
@@ -180,19 +178,6 @@ public final class LockEngine implements AutoCloseable {
 		}
 		String lockPath = this.root.relative(request.path());
 		return this.locks.explainWait(request, lockPath, this.root.zooKeeperPath(lockPath));
-	}
-
-	/**
-	 * Sets how this engine looks for leaked locks ({@link LeakDetection#defaults()} until set),
-	 * for the grants from now on.
-	 * @param leakDetection the setting
-	 * @throws IllegalArgumentException if {@code leakDetection} is {@code null}
-	 */
-	public void setLeakDetection(LeakDetection leakDetection) {
-		if (leakDetection == null) {
-			throw new IllegalArgumentException("'leakDetection' must not be null; pass LeakDetection.defaults()");
-		}
-		this.locks.setLeakDetection(leakDetection);
 	}
 
 	/**
@@ -261,14 +246,6 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
-	 * The local-handoff setting this engine was made with.
-	 * @return the setting
-	 */
-	public LocalHandoff getLocalHandoff() {
-		return this.localHandoff;
-	}
-
-	/**
 	 * The lock root that lock paths are relative to.
 	 * @return for example {@code "/locks"}, inside the client's namespace
 	 */
@@ -289,7 +266,130 @@ public final class LockEngine implements AutoCloseable {
 
 	@Override
 	public String toString() {
-		return "LockEngine[" + this.root.path() + ", namespace " + this.client.getNamespace() + "]";
+		return "LockEngine[" + this.root.path() + ", namespace " + this.client.getNamespace() + ", " + this.localHandoff
+				+ "]";
+	}
+
+	/**
+	 * Settings of a {@link LockEngine}; {@link #build()} makes it. Not thread-safe.
+	 */
+	public static final class Builder {
+
+		/** The lock root of an engine that sets none, as {@code zklock.root-path} defaults to. */
+		private static final String DEFAULT_ROOT_PATH = "/locks";
+
+		private final CuratorFramework client;
+
+		private String rootPath = DEFAULT_ROOT_PATH;
+
+		private @Nullable String application;
+
+		private @Nullable String instance;
+
+		private LocalHandoff localHandoff = LocalHandoff.defaults();
+
+		private LeakDetection leakDetection = LeakDetection.defaults();
+
+		private Builder(CuratorFramework client) {
+			this.client = client;
+		}
+
+		/**
+		 * The lock root: lock paths are relative to it.
+		 * @param rootPath an absolute ZooKeeper path inside the client's namespace, {@code "/locks"}
+		 * unless set; checked when the engine is built
+		 * @return this builder
+		 */
+		public Builder rootPath(String rootPath) {
+			this.rootPath = rootPath;
+			return this;
+		}
+
+		/**
+		 * Who holds this engine's locks, as every lock node says besides the host and process: one line
+		 * of UTF-8 such as {@code zklock host=web-2 pid=4711 app=billing instance=billing-1}, which a
+		 * waiter whose wait runs out names, and the actuator's {@code locks} endpoint shows. Curator's
+		 * recipes never read a lock node's data, so Curator peers on the same lock path are not
+		 * affected.
+		 * @param application the application's name, such as {@code spring.application.name}, or
+		 * {@code null} for none
+		 * @param instance an id of this instance, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder holder(@Nullable String application, @Nullable String instance) {
+			this.application = application;
+			this.instance = instance;
+			return this;
+		}
+
+		/**
+		 * Turns local handoff on, with its default bounds (32 handoffs of one lock node, within 50 ms of
+		 * its grant), or off (the default): whether a held {@code EXCLUSIVE} or {@code WRITE} lock node
+		 * is handed to this engine's next waiter for the same lock path instead of being deleted, with
+		 * one ZooKeeper write instead of a delete, a create and a listing. Lock cohorting after Dice,
+		 * Marathe and Shavit ("Lock Cohorting", PPoPP 2012) and Chubby's lock caching (Burrows, OSDI
+		 * 2006). Each holder keeps its own handle, fencing token and events; what changes is the queue's
+		 * shape (one lock node per process and lock path) and the order across processes (this
+		 * process's waiters may pass another process's earlier waiter, up to the bounds). The
+		 * soundness argument is in docs/lock-protocol.md.
+		 * @param enabled whether local handoff is on
+		 * @return this builder
+		 */
+		public Builder localHandoff(boolean enabled) {
+			this.localHandoff = enabled ? LocalHandoff.on() : LocalHandoff.off();
+			return this;
+		}
+
+		/**
+		 * Turns local handoff on ({@link #localHandoff(boolean)}) with bounds of its own: a chain of
+		 * handoffs of one lock node ends after {@code maxHandoffs} handoffs or {@code maxTime} since the
+		 * node's grant, whichever comes first; the node is then deleted and the waiters left queue again
+		 * behind other processes' waiters.
+		 * @param maxHandoffs the most handoffs of one lock node, at least 1
+		 * @param maxTime the longest time from a lock node's grant after which it is no longer handed
+		 * on, positive
+		 * @return this builder
+		 * @throws IllegalArgumentException if {@code maxHandoffs} is below 1, or {@code maxTime} is
+		 * {@code null}, zero or negative
+		 */
+		public Builder localHandoff(int maxHandoffs, Duration maxTime) {
+			this.localHandoff = new LocalHandoff(true, maxHandoffs, maxTime);
+			return this;
+		}
+
+		/**
+		 * How the engine looks for leaked locks, in the manner of HikariCP's
+		 * {@code leakDetectionThreshold} and Netty's {@code ResourceLeakDetector}. A {@link LockHandle}
+		 * that becomes unreachable while still holding its lock is always reported, when the garbage
+		 * collector finds it (an ERROR naming the lock and, where recorded, where it was acquired, and
+		 * {@link io.zklock.lock.event.LockListener#onLeaked}): nothing can release that handle any more,
+		 * so the lock stays held until its other handles are released, the engine closes (which
+		 * releases a lock whose every handle leaked, {@link LockEngine#getLeakedLocks()}) or its session
+		 * ends. With a threshold, a hold that lasts longer is reported once (a WARN naming its holder).
+		 * Unless set: sites recorded, no threshold.
+		 * @param recordSites whether each grant records the place it was acquired (the first caller
+		 * frame outside zklock, Spring and the JDK: a few microseconds per grant), so that leak reports
+		 * and the time-out message of a waiter behind a hold of this process can name it
+		 * @param threshold how long a hold may last before it is reported, or {@code null} for no such
+		 * report; a request's own {@link LockRequest#holdAtMost(Duration)} is reported instead
+		 * @return this builder
+		 * @throws IllegalArgumentException if {@code threshold} is zero or negative
+		 */
+		public Builder leakDetection(boolean recordSites, @Nullable Duration threshold) {
+			this.leakDetection = new LeakDetection(recordSites, threshold);
+			return this;
+		}
+
+		/**
+		 * Builds the engine; it follows the client's connection state from now on and sends nothing
+		 * until a lock is acquired.
+		 * @return the engine
+		 * @throws IllegalArgumentException if the lock root is not a valid ZooKeeper path
+		 */
+		public LockEngine build() {
+			return new LockEngine(this);
+		}
+
 	}
 
 }

@@ -9,6 +9,9 @@ import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
+import io.zklock.internal.Durations;
+import io.zklock.internal.LockPaths;
+
 /**
  * Locks on several lock paths held together, from
  * {@link ILockByCurator#tryAcquireAll(java.util.Collection, LockMode, java.time.Duration)} (call-owned,

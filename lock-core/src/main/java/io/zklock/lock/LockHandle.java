@@ -98,8 +98,9 @@ public interface LockHandle extends AutoCloseable {
 	 * Curator thread; keep it short and never block. If the lock is already in doubt or lost,
 	 * the listener is called at once on the calling thread. The listener does not keep this handle
 	 * reachable (it gets the handle as its argument: do not capture the handle in it), so a handle
-	 * dropped unreleased is still reported as a leak ({@link LeakDetection}); once it is
-	 * unreachable, its listeners are not called any more.
+	 * dropped unreleased is still reported as a leak
+	 * ({@link LockEngine.Builder#leakDetection(boolean, java.time.Duration)}); once it is unreachable,
+	 * its listeners are not called any more.
 	 * @param listener receives this handle; read {@link #state()} to tell doubt from loss
 	 * @return a callback that unregisters the listener
 	 */

@@ -3,6 +3,11 @@ package io.zklock.lock;
 import java.time.Duration;
 import java.util.Optional;
 
+import io.zklock.internal.Durations;
+import io.zklock.internal.LockPaths;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
+
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -3,6 +3,10 @@ package io.zklock.lock;
 import java.time.Instant;
 import java.util.Optional;
 
+import io.zklock.internal.Durations;
+import io.zklock.internal.LockPaths;
+import io.zklock.internal.WaitMessages;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,6 +17,15 @@ import org.jspecify.annotations.Nullable;
 final class RequestTimeouts {
 
 	private RequestTimeouts() {
+	}
+
+	/**
+	 * The exception of a wait that ran out, in the words of the refusal that
+	 * {@link ILockByCurator#lastRefusal()} returned for it, if any.
+	 */
+	static LockAcquisitionException waitRanOut(LockRequest request, Optional<LockRefusal> refusal) {
+		return refusal.map((refused) -> new LockAcquisitionException(request.path(), refused.message()))
+			.orElseGet(() -> waitRanOut(request, null, Optional.empty()));
 	}
 
 	static LockAcquisitionException waitRanOut(LockRequest request, @Nullable Instant disconnectedSince,
@@ -26,7 +39,7 @@ final class RequestTimeouts {
 	 * the client was not connected, or what the wait waited for.
 	 */
 	static String message(LockRequest request, @Nullable Instant disconnectedSince, @Nullable String waitedFor) {
-		return LockAcquisitionException.waitRanOutMessage(
+		return WaitMessages.ranOut(
 				"Could not acquire the " + request.mode() + " lock on '" + LockPaths.escape(request.path()) + "' within "
 						+ request.maxWait().map(Durations::format).orElse("an unlimited wait"),
 				disconnectedSince, waitedFor);

@@ -3,6 +3,8 @@ package io.zklock.lock;
 import java.time.Duration;
 import java.util.Optional;
 
+import io.zklock.internal.Durations;
+
 import org.apache.curator.framework.CuratorFramework;
 
 /**

@@ -3,6 +3,8 @@ package io.zklock.lock;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 
+import io.zklock.internal.LockPaths;
+
 /**
  * The thread-owned handles of the classic calls ({@link ILockByCurator#acquireDistributedLock},
  * {@link ILockByCurator#asLock}, {@link ILockByCurator#asInterProcessLock}), per thread, so that

@@ -6,6 +6,8 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.function.BooleanSupplier;
 
+import io.zklock.internal.LockPaths;
+
 /**
  * A {@link Lock} over one lock path: fair (FIFO by lock-node order across all processes),
  * thread-owned and reentrant per thread, like a fair

@@ -1,8 +1,8 @@
 /**
  * zklock's lock API: fair exclusive and read/write locks and semaphores on Apache ZooKeeper
- * through Apache Curator, with fencing tokens and lock-loss detection. This package is all an
- * application imports; it has no Spring dependency, so it works in any Java program, and under
- * Spring Boot the same types are beans.
+ * through Apache Curator, with fencing tokens and lock-loss detection. This package is all a
+ * locking application imports; it has no Spring dependency, so it works in any Java program, and
+ * under Spring Boot the same types are beans.
  *
  * <h2>The layers of zklock-core</h2>
  *
@@ -10,27 +10,35 @@
  *    application code
  *         │  injects ILockByCurator, or constructs a bean over a Curator client
  *         ▼
- *  ┌───────────────────────────────────────────────────────────────────────┐
+ *  ┌────────────────────────────────────────────────────────────────────────┐
  *  │ io.zklock.lock            the API (this package): what you import      │
  *  │   ILockByCurator ◄── ExclusiveLockByCurator, SharedLockByCurator       │
- *  │   SemaphoreByCurator, LockRequest, LockHandle, LockMode, LockListener… │
- *  │   LockEngine: the engine of one client, shared by the beans            │
- *  └──────────────┬───────────────────────────────────────────▲───────────┘
+ *  │   SemaphoreByCurator, LockRequest, LockHandle, LockMode, exceptions…   │
+ *  │   LockEngine (and its Builder): the engine of one client               │
+ *  ├────────────────────────────────────────────────────────────────────────┤
+ *  │ io.zklock.lock.event      what happens to the locks, what is held:     │
+ *  │   LockListener, LockTarget, HeldLock (imports the API only)            │
+ *  └──────────────┬───────────────────────────────────────────▲─────────────┘
  *                 │ LockEngine hands each call to             │ implements and returns
- *  ┌──────────────▼───────────────────────────────────────────┴───────────┐
+ *  ┌──────────────▼───────────────────────────────────────────┴─────────────┐
  *  │ io.zklock.lock.internal   the machinery: acquire protocol, session     │
  *  │   guard, holds, node deletion, local handoff (no compatibility promise)│
- *  └───────────────────────────────┬───────────────────────────────────────┘
+ *  └───────────────────────────────┬────────────────────────────────────────┘
  *                                  ▼
  *                    Apache Curator ──► ZooKeeper ensemble
  *
- *  io.zklock.lock.inspection   a lock path's queue as ZooKeeper has it, for
+ *  io.zklock.lock.inspection   what ZooKeeper has: a lock path's queue, the
+ *                              session timeout the servers granted; for
  *                              operations (the actuator endpoint) and tests
+ *  io.zklock.internal          what zklock's modules share below their APIs
+ *                              (lock-path syntax, node data, messages; no
+ *                              compatibility promise)
  * </pre>
  *
- * No type of the machinery appears in a public signature of this package (a test keeps it so):
- * the API constructs its engine and calls it, the engine implements and returns the API's
- * types, and what an application compiles against is this package alone.
+ * No type of an {@code internal} package appears in a public signature of this package or of
+ * {@code event} and {@code inspection} (a test keeps it so): the API constructs its engine and
+ * calls it, the engine implements and returns the API's types, and what an application compiles
+ * against is the API alone.
 
  * <h2>A first lock</h2>
  *
@@ -46,8 +54,9 @@
  * A lock path such as {@code "orders/42"} names a lock under the lock root ({@code "/locks"}
  * here, {@code zklock.root-path} under Spring Boot). Waiters queue in FIFO order of their lock
  * nodes and each watches only the node it waits for, so one release wakes one waiter (the lock
- * recipe of the ZooKeeper documentation, as Curator implements it). {@link LockPaths} states
- * which lock paths are valid and encodes a key such as {@code "a/b"} as one segment.
+ * recipe of the ZooKeeper documentation, as Curator implements it). A lock path's segments are
+ * non-empty, not {@code "."} or {@code ".."}, and hold only characters ZooKeeper accepts in node
+ * names; an invalid one fails with an {@link IllegalArgumentException} that names it.
  *
  * <h2>Modes and beans</h2>
  * <ul>
@@ -72,7 +81,8 @@
  * path, counted locally without a ZooKeeper call;</li>
  * <li>call-owned: {@link ILockByCurator#acquire(String, LockMode)},
  * {@link ILockByCurator#tryAcquire(String, LockMode, java.time.Duration)},
- * {@link ILockByCurator#executeLocked(String, LockMode, java.time.Duration, LockCallback)}: a
+ * {@link ILockByCurator#executeLocked(String, LockMode, java.time.Duration, LockCallback)} and its
+ * {@link Runnable} form: a
  * {@link LockHandle} released from any thread (asynchronous code needs it), never reentrant:
  * a second acquire of the same lock path queues behind the first, even on the same thread.</li>
  * </ul>
@@ -104,8 +114,10 @@
  *
  * <h2>Sharing one engine, observing it</h2>
  * Each constructor that takes a client makes its own engine. To share one between the beans
- * (so that they see each other's holds) and to observe its locks with {@link LockListener}s,
- * create the engine once:
+ * (so that they see each other's holds) and to observe its locks with
+ * {@link io.zklock.lock.event.LockListener}s, create the engine once
+ * ({@link LockEngine#builder(org.apache.curator.framework.CuratorFramework)} for its settings:
+ * the holder its lock nodes name, local handoff, leak detection):
  *
  * <pre class="code">
  * LockEngine engine = new LockEngine(client, "/locks");
@@ -115,7 +127,7 @@
  * SemaphoreByCurator semaphores = new SemaphoreByCurator(engine);
  * </pre>
  *
- * {@link ILockByCurator#heldLocks()} lists the holds ({@link HeldLock}) and
+ * {@link ILockByCurator#heldLocks()} lists the holds ({@link io.zklock.lock.event.HeldLock}) and
  * {@link ILockByCurator#isHeldByCurrentThread(String)} answers for the current thread.
  *
  * <p>

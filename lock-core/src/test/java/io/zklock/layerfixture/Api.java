@@ -2,14 +2,14 @@ package io.zklock.layerfixture;
 
 import java.util.List;
 
-import io.zklock.layerfixture.internal.Machine;
 import io.zklock.layerfixture.inspection.Door;
+import io.zklock.layerfixture.internal.Machine;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
- * Breaks "no engine type in a public signature of the API": a public field of {@link Machine}
- * and a public method returning {@link Door}s; uses the machine in a private method too, which
- * is allowed; and depends on Curator.
+ * Breaks "no internal type in a public signature": a public field of {@link Machine}; a public
+ * method returning {@link Door}s of the inspection, which is API and allowed; uses the machine in a
+ * private method too, which is allowed; and depends on Curator.
  */
 public class Api {
 
@@ -19,7 +19,7 @@ public class Api {
 	/** Curator, a package that {@code LayerRules.noDependencyOn} can forbid. */
 	public CuratorFramework client;
 
-	/** An engine type as a type argument of a public return type. */
+	/** An inspection type (API, allowed) as a type argument of a public return type. */
 	public List<Door> doors() {
 		return List.of();
 	}

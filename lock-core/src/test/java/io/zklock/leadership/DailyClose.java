@@ -8,7 +8,6 @@ import java.util.concurrent.Executors;
 
 import io.zklock.lock.GuardedTransaction;
 import io.zklock.lock.LockEngine;
-import io.zklock.lock.LockNodeData;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
@@ -47,7 +46,7 @@ public class DailyClose implements LeadershipListener, AutoCloseable {
 		this.invoices = invoices;
 		// tag::join[]
 		this.election = LeaderElection.builder(engine)
-			.nodeData(LockNodeData.forThisProcess("billing", "billing-1"))   // who leads, for operators
+			.holder("billing", "billing-1")   // who leads, for operators
 			.build();
 		this.candidacy = this.election.join("billing-close", this);         // queues at once, on zklock's thread
 		// end::join[]

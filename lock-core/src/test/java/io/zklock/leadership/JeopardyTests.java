@@ -10,7 +10,6 @@ import java.util.function.Consumer;
 import io.zklock.leadership.RecordingLeadershipListener.Event;
 import io.zklock.leadership.RecordingLeadershipListener.Type;
 import io.zklock.lock.LockEngine;
-import io.zklock.lock.LockNodeData;
 import io.zklock.lock.LockState;
 import io.zklock.lock.ZkServerTest;
 import io.zklock.lock.ZkTestSupport;
@@ -241,7 +240,7 @@ class JeopardyTests extends ZkServerTest {
 
 	private static LeaderElection election(CuratorFramework client, Consumer<LeaderElection.Builder> settings) {
 		LeaderElection.Builder builder = LeaderElection.builder(new LockEngine(client, "/locks"))
-			.nodeData(LockNodeData.forThisProcess("app", null));
+			.holder("app", null);
 		settings.accept(builder);
 		return builder.build();
 	}

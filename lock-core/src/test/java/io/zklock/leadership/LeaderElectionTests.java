@@ -6,7 +6,6 @@ import java.util.List;
 import io.zklock.leadership.RecordingLeadershipListener.Event;
 import io.zklock.leadership.RecordingLeadershipListener.Type;
 import io.zklock.lock.LockEngine;
-import io.zklock.lock.LockNodeData;
 import io.zklock.lock.LockState;
 import io.zklock.lock.ZkServerTest;
 import org.apache.curator.framework.CuratorFramework;
@@ -173,7 +172,7 @@ class LeaderElectionTests extends ZkServerTest {
 		CuratorFramework client = this.clients.newClient((builder) -> builder.sessionTimeoutMs(10_000));
 		LockEngine engine = new LockEngine(client, "/locks");
 		LeaderElection.Builder builder = LeaderElection.builder(engine)
-			.nodeData(LockNodeData.forThisProcess(application, application + "-instance"));
+			.holder(application, application + "-instance");
 		settings.accept(builder);
 		return builder.build();
 	}

@@ -11,6 +11,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.zklock.internal.LockNodeData;
+import io.zklock.lock.event.HeldLock;
+
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -92,7 +95,7 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 	@Test
 	void shouldSayWhatTheLockNodeOfAnotherProcessSaysOfItsHolder() {
 		CuratorFramework other = this.clients.newClient();
-		LockEngine billing = new LockEngine(other, ROOT, LockNodeData.forThisProcess("billing", "b-1"));
+		LockEngine billing = LockEngine.builder(other).rootPath(ROOT).holder("billing", "b-1").build();
 		LockHandle held = new ExclusiveLockByCurator(billing).acquire("busy/remote", LockMode.EXCLUSIVE);
 		try {
 			ExclusiveLockByCurator locks = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
@@ -257,8 +260,10 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 	/** Likewise the engine's leak-detection threshold. */
 	@Test
 	void shouldReportALeakedHandleUnderALeakThresholdBeforeItIsDue() {
-		LockEngine engine = new LockEngine(this.clients.newClient(), ROOT);
-		engine.setLeakDetection(LeakDetection.after(Duration.ofMinutes(10)));
+		LockEngine engine = LockEngine.builder(this.clients.newClient())
+			.rootPath(ROOT)
+			.leakDetection(true, Duration.ofMinutes(10))
+			.build();
 		leak(new ExclusiveLockByCurator(engine), LockRequest.of("leaky/threshold", LockMode.EXCLUSIVE), true);
 		awaitLeakReport("leaky/threshold");
 	}
@@ -313,8 +318,10 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 
 	@Test
 	void shouldReportAHoldPastTheLeakDetectionThresholdWithItsHolder() {
-		LockEngine engine = new LockEngine(this.clients.newClient(), ROOT);
-		engine.setLeakDetection(LeakDetection.after(Duration.ofMillis(200)));
+		LockEngine engine = LockEngine.builder(this.clients.newClient())
+			.rootPath(ROOT)
+			.leakDetection(true, Duration.ofMillis(200))
+			.build();
 		LockHandle held = new ExclusiveLockByCurator(engine).acquire(threadOwned("long-hold"));
 		String holder = Thread.currentThread().getName();
 		try {

@@ -2,6 +2,8 @@ package io.zklock.lock;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.zklock.lock.internal.LocalHandoff;
+
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;

@@ -1,5 +1,7 @@
 package io.zklock.lock;
 
+import io.zklock.lock.internal.LocalHandoff;
+
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.junit.jupiter.api.Tag;

@@ -1,5 +1,7 @@
 package io.zklock.lock;
 
+import io.zklock.lock.internal.LocalHandoff;
+
 import org.apache.curator.framework.recipes.locks.TestInterProcessMutex;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Disabled;

@@ -5,6 +5,8 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.zklock.lock.internal.LocalHandoff;
+
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 
@@ -43,7 +45,7 @@ final class CuratorTestLocks implements AutoCloseable {
 	 */
 	synchronized InterProcessLock exclusive(CuratorFramework client, String lockPath) {
 		return this.locksByClient.computeIfAbsent(client, (newClient) -> {
-			LockEngine engine = new LockEngine(newClient, this.rootPath, new byte[0], this.localHandoff);
+			LockEngine engine = ZkTestSupport.engine(newClient, this.rootPath, this.localHandoff);
 			this.engines.add(engine);
 			return new ExclusiveLockByCurator(engine);
 		}).asInterProcessLock(lockPath, LockMode.EXCLUSIVE);

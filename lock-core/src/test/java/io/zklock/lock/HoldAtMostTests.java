@@ -21,6 +21,8 @@ import org.slf4j.LoggerFactory;
 
 import io.zklock.lock.RecordingListener.Event;
 import io.zklock.lock.RecordingListener.Type;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 
 import static io.zklock.lock.ZkTestSupport.AWAIT;
 import static io.zklock.lock.ZkTestSupport.ROOT;

@@ -1,10 +1,8 @@
 package io.zklock.lock;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -12,31 +10,35 @@ import java.util.TreeSet;
 
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
-import com.tngtech.archunit.core.domain.JavaCodeUnit;
-import com.tngtech.archunit.core.domain.JavaField;
-import com.tngtech.archunit.core.domain.JavaModifier;
-import com.tngtech.archunit.core.domain.JavaType;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import io.zklock.fixtures.PublicSignatures;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The layer rules of lock-core, for an API package and its two sub-packages: {@code internal}
- * (the machinery) and {@code inspection} (a lock path's queue as ZooKeeper has it, for the
- * actuator endpoint and tests, built on the machinery). Built for any root package so that {@code LayerRulesTests} can show each rule
- * failing on a fixture that breaks it.
+ * The layer rules of lock-core, for an API package and its three sub-packages: {@code event} (what
+ * happens to the locks and what is held: API, a vocabulary on the API package alone),
+ * {@code inspection} (a lock path's queue as ZooKeeper has it, for operators and tests: API, built on
+ * the machinery) and {@code internal} (the machinery: no compatibility promise). The one rule about
+ * what users see is OkHttp's: no public signature outside an {@code internal} package names a type
+ * of one ({@code io.zklock.internal}, the helpers zklock's modules share, included). Built for any
+ * root package so that {@code LayerRulesTests} can show each rule failing on a fixture that breaks it.
  */
 final class LayerRules {
 
 	private final String api;
+
+	private final String event;
 
 	private final String inspection;
 
@@ -44,37 +46,26 @@ final class LayerRules {
 
 	LayerRules(String api) {
 		this.api = api;
+		this.event = api + ".event";
 		this.inspection = api + ".inspection";
 		this.internal = api + ".internal";
 	}
 
 	/**
-	 * No type of the API's sub-packages (the engine) appears in a public signature of the API: the
-	 * API may construct and call its engine, but what a user compiles against never names it
-	 * (OkHttp's rule for its {@code internal} packages). Checked on the compiled classes: the
-	 * supertypes, public and protected fields, constructors and methods (parameters, return types
-	 * with their type arguments, exceptions) of the API's public types.
+	 * No type of an {@code internal} package appears in a public signature of the API or its public
+	 * sub-packages: the API may construct and call its machinery, but what a user compiles against
+	 * never names it (OkHttp's rule for its {@code internal} packages). This covers the machinery of an
+	 * API below (leadership's signatures never name the lock engine's) and the shared helpers of
+	 * {@code io.zklock.internal}.
 	 */
-	ArchRule apiSignaturesNameNoEngineType() {
+	ArchRule publicSignaturesNameNoInternalType() {
 		return classes().that()
-			.resideInAPackage(this.api)
+			.resideInAPackage(this.api + "..")
+			.and(not(resideInAPackage("..internal..")))
 			.and()
 			.arePublic()
-			.should(new NoEngineTypeInSignatures(this.api))
-			.because("users compile against the API (" + this.api + "); the engine below it is free to change");
-	}
-
-	/**
-	 * No public signature of this API names a type of a lower API's sub-packages (its engine): an
-	 * API built on another, as leadership on the lock engine, exposes the lower API's types only.
-	 */
-	ArchRule apiSignaturesNameNoEngineTypeOf(String lowerApi) {
-		return classes().that()
-			.resideInAPackage(this.api)
-			.and()
-			.arePublic()
-			.should(new NoEngineTypeInSignatures(lowerApi))
-			.because("users compile against the APIs; the engine below " + lowerApi + " is free to change");
+			.should(PublicSignatures.nameNoTypeOf("an internal package", PublicSignatures::isInternal))
+			.because("users compile against the API (" + this.api + "); the machinery below it is free to change");
 	}
 
 	/**
@@ -111,16 +102,41 @@ final class LayerRules {
 			.because("the inspection of queues is built on the machinery, not part of it");
 	}
 
+	/**
+	 * The events are a vocabulary on the API alone: they import none of its other sub-packages, so
+	 * that the machinery can report in them and listeners need nothing else.
+	 */
+	ArchRule eventImportsTheApiOnly() {
+		return noClasses().that()
+			.resideInAPackage(this.event + "..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage(this.internal + "..", this.inspection + "..")
+			.because("listeners compile against the API and its events only");
+	}
+
+	/**
+	 * The helpers every package of the root may use ({@code io.zklock.internal}) import no other package
+	 * of the root: they stand below everything.
+	 */
+	static ArchRule helpersImportNothingAbove(String helpers, String root) {
+		return noClasses().that()
+			.resideInAPackage(helpers + "..")
+			.should()
+			.dependOnClassesThat(resideInAPackage(root + "..").and(not(resideInAPackage(helpers + ".."))))
+			.because(helpers + " is shared by every module of " + root + ", so it stands below all of them");
+	}
+
 	/** No class depends on a class of {@code packagePattern} (ArchUnit's package syntax, such as {@code "org.springframework.."}). */
 	static ArchRule noDependencyOn(String packagePattern) {
 		return noClasses().should().dependOnClassesThat().resideInAPackage(packagePattern);
 	}
 
 	/**
-	 * The engine's packages (the API's sub-packages) depend on each other in no cycle. The API and
-	 * its engine use each other by design: the API constructs its engine and the engine implements
-	 * and returns the API's types, as OkHttp's {@code okhttp3} and {@code okhttp3.internal} do; what
-	 * keeps them apart is {@link #apiSignaturesNameNoEngineType()}.
+	 * The API's sub-packages depend on each other in no cycle. The API and its sub-packages use each
+	 * other by design: the API constructs its engine and names its events, the engine implements and
+	 * returns the API's types, as OkHttp's {@code okhttp3} and {@code okhttp3.internal} do; what keeps
+	 * the machinery out of sight is {@link #publicSignaturesNameNoInternalType()}.
 	 */
 	ArchRule noPackageCycles() {
 		String root = this.api;
@@ -161,59 +177,6 @@ final class LayerRules {
 			enclosing = owner.getEnclosingClass();
 		}
 		return owner.getName();
-	}
-
-	/** Reports each public member of an API type whose signature names an engine type. */
-	private static final class NoEngineTypeInSignatures extends ArchCondition<JavaClass> {
-
-		/** The API whose sub-packages are the engine. */
-		private final String api;
-
-		NoEngineTypeInSignatures(String api) {
-			super("name no type of " + api + "'s sub-packages in a public signature");
-			this.api = api;
-		}
-
-		@Override
-		public void check(JavaClass javaClass, ConditionEvents events) {
-			List<JavaType> supertypes = new ArrayList<>(javaClass.getInterfaces());
-			javaClass.getSuperclass().ifPresent(supertypes::add);
-			report(javaClass, javaClass.getName() + " extends or implements", supertypes, events);
-			for (JavaField field : javaClass.getFields()) {
-				if (isVisible(field.getModifiers())) {
-					report(javaClass, field.getFullName(), List.of(field.getType()), events);
-				}
-			}
-			for (JavaCodeUnit unit : javaClass.getCodeUnits()) {
-				if (!isVisible(unit.getModifiers()) || unit.getName().startsWith("lambda$")) {
-					continue;
-				}
-				List<JavaType> types = new ArrayList<>(unit.getParameterTypes());
-				types.add(unit.getReturnType());
-				unit.getThrowsClause().getTypes().forEach(types::add);
-				report(javaClass, unit.getFullName(), types, events);
-			}
-		}
-
-		private void report(JavaClass owner, String where, List<? extends JavaType> types, ConditionEvents events) {
-			Set<String> engine = new TreeSet<>();
-			for (JavaType type : types) {
-				for (JavaClass involved : type.getAllInvolvedRawTypes()) {
-					String name = involved.getBaseComponentType().getPackageName();
-					if (name.startsWith(this.api + ".")) {
-						engine.add(involved.getBaseComponentType().getName());
-					}
-				}
-			}
-			if (!engine.isEmpty()) {
-				events.add(SimpleConditionEvent.violated(owner, where + " names " + String.join(", ", engine)));
-			}
-		}
-
-		private static boolean isVisible(Set<JavaModifier> modifiers) {
-			return modifiers.contains(JavaModifier.PUBLIC) || modifiers.contains(JavaModifier.PROTECTED);
-		}
-
 	}
 
 	/** Reports each pair of top-level engine classes that depend on each other, once. */

@@ -10,9 +10,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Each rule of {@link LayerRules} fails on a fixture that breaks it (package
- * {@code io.zklock.layerfixture}, three layers like lock-core's, and {@code io.zklock.layerabove}, an
- * API built on it as leadership is on the lock engine): a rule that cannot fail would prove nothing
- * in {@link LayerTests}.
+ * {@code io.zklock.layerfixture}, an API with events, inspection and machinery like lock-core's;
+ * {@code io.zklock.layerabove}, an API built on it as leadership is on the lock engine; and
+ * {@code io.zklock.layershared}, helpers shared by both as {@code io.zklock.internal} is): a rule
+ * that cannot fail would prove nothing in {@link LayerTests}.
  */
 class LayerRulesTests {
 
@@ -27,11 +28,28 @@ class LayerRulesTests {
 	private static final LayerRules ABOVE = new LayerRules("io.zklock.layerabove");
 
 	@Test
-	void shouldFailWhenAPublicSignatureOfTheApiNamesAnEngineType() {
-		assertThat(report(RULES.apiSignaturesNameNoEngineType()))
+	void shouldFailWhenAPublicSignatureNamesAnInternalType() {
+		assertThat(report(RULES.publicSignaturesNameNoInternalType()))
 			.contains("io.zklock.layerfixture.Api.machine names io.zklock.layerfixture.internal.Machine")
-			.contains("io.zklock.layerfixture.Api.doors() names io.zklock.layerfixture.inspection.Door")
+			.contains("io.zklock.layerfixture.inspection.Door.machine names io.zklock.layerfixture.internal.Machine")
+			.contains("io.zklock.layerfixture.event.Signal.machine names io.zklock.layerfixture.internal.Machine")
+			// the inspection is API, and the machinery used privately is allowed
+			.doesNotContain("doors()")
 			.doesNotContain("quietly");
+	}
+
+	@Test
+	void shouldFailWhenTheEventsImportTheMachinery() {
+		assertThat(report(RULES.eventImportsTheApiOnly())).contains("io.zklock.layerfixture.event.Signal")
+			.contains("io.zklock.layerfixture.internal.Machine");
+	}
+
+	@Test
+	void shouldFailWhenTheSharedHelpersImportAPackageAboveThem() {
+		JavaClasses shared = new ClassFileImporter().importPackages("io.zklock.layershared", "io.zklock.layerfixture");
+		assertThat(report(LayerRules.helpersImportNothingAbove("io.zklock.layershared", "io.zklock"), shared))
+			.contains("io.zklock.layershared.Helper")
+			.contains("io.zklock.layerfixture.Api");
 	}
 
 	@Test
@@ -64,7 +82,7 @@ class LayerRulesTests {
 
 	@Test
 	void shouldFailWhenAPublicSignatureOfTheApiAboveNamesTheEngineBelow() {
-		assertThat(report(ABOVE.apiSignaturesNameNoEngineTypeOf("io.zklock.layerfixture"), TWO_APIS))
+		assertThat(report(ABOVE.publicSignaturesNameNoInternalType(), TWO_APIS))
 			.contains("io.zklock.layerabove.Above.machine() names io.zklock.layerfixture.internal.Machine")
 			.doesNotContain("Above.api");
 	}

@@ -9,14 +9,15 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The layers of lock-core, kept true: no public signature of the API ({@code io.zklock.lock})
- * names a type of its sub-packages (the API may use its engine, users never see it); the
- * machinery ({@code internal}) imports the API only, never the inspection; no cycle among the engine's
- * packages; no two engine classes depend on each other both ways; no Spring anywhere in
- * lock-core. Leadership ({@code io.zklock.leadership}) follows the same rules with its own machinery,
- * and is built on the lock API and its inspection only: no public signature of it names a type of
- * either engine, its packages never use the lock engine's machinery, and the lock packages know
- * nothing of it. {@link LayerRulesTests} shows each rule failing on a fixture that breaks it.
+ * The layers of lock-core, kept true: no public signature outside an {@code internal} package names
+ * a type of one (the API may use its engine, users never see it); the events ({@code event}) import
+ * the API only; the machinery ({@code internal}) imports the API and the events, never the
+ * inspection; no cycle among the API's sub-packages; no two engine classes depend on each other both
+ * ways; the helpers zklock's modules share ({@code io.zklock.internal}) import no other zklock
+ * package; no Spring anywhere in lock-core. Leadership ({@code io.zklock.leadership}) follows the
+ * same rules with its own machinery, and is built on the lock API, its events and its inspection
+ * only: its packages never use the lock engine's machinery, and the lock packages know nothing of
+ * it. {@link LayerRulesTests} shows each rule failing on a fixture that breaks it.
  */
 class LayerTests {
 
@@ -35,7 +36,8 @@ class LayerTests {
 			.importPackages("io.zklock.lock");
 		// an empty import would let every rule pass
 		assertThat(main.stream().map((javaClass) -> javaClass.getPackageName()).distinct())
-			.containsExactlyInAnyOrder("io.zklock.lock", "io.zklock.lock.inspection", "io.zklock.lock.internal");
+			.containsExactlyInAnyOrder("io.zklock.lock", "io.zklock.lock.event", "io.zklock.lock.inspection",
+					"io.zklock.lock.internal");
 		withLeadership = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 			.importPackages("io.zklock.lock", "io.zklock.leadership");
 		assertThat(withLeadership.stream().map((javaClass) -> javaClass.getPackageName()).distinct())
@@ -43,8 +45,21 @@ class LayerTests {
 	}
 
 	@Test
-	void shouldNameNoEngineTypeInAPublicSignatureOfTheApi() {
-		RULES.apiSignaturesNameNoEngineType().check(main);
+	void shouldNameNoInternalTypeInAPublicSignatureOfTheApi() {
+		RULES.publicSignaturesNameNoInternalType().check(main);
+	}
+
+	@Test
+	void shouldKeepTheEventsOnTheApiAlone() {
+		RULES.eventImportsTheApiOnly().check(main);
+	}
+
+	@Test
+	void shouldKeepTheSharedHelpersBelowEveryOtherPackage() {
+		JavaClasses helpers = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+			.importPackages("io.zklock.internal");
+		assertThat(helpers).isNotEmpty();
+		LayerRules.helpersImportNothingAbove("io.zklock.internal", "io.zklock").check(helpers);
 	}
 
 	@Test
@@ -63,13 +78,12 @@ class LayerTests {
 	}
 
 	@Test
-	void shouldNameNoEngineTypeInAPublicSignatureOfTheLeadershipApi() {
-		LEADERSHIP.apiSignaturesNameNoEngineType().check(withLeadership);
-		LEADERSHIP.apiSignaturesNameNoEngineTypeOf("io.zklock.lock").check(withLeadership);
+	void shouldNameNoInternalTypeInAPublicSignatureOfTheLeadershipApi() {
+		LEADERSHIP.publicSignaturesNameNoInternalType().check(withLeadership);
 	}
 
 	@Test
-	void shouldBuildLeadershipOnTheLockApiAndItsInspectionOnly() {
+	void shouldBuildLeadershipOnTheLockApiItsEventsAndItsInspectionOnly() {
 		LEADERSHIP.usesNoMachineryOf("io.zklock.lock").check(withLeadership);
 	}
 

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.zklock.fixtures.ZooKeeperHandles;
+import io.zklock.lock.internal.LocalHandoff;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.zookeeper.AsyncCallback;
@@ -63,7 +64,7 @@ class LocalHandoffTests extends ZkServerTest {
 	}
 
 	private LockEngine engine(LocalHandoff handoff) {
-		return new LockEngine(this.clients.newClient(), ROOT, new byte[0], handoff);
+		return ZkTestSupport.engine(this.clients.newClient(), ROOT, handoff);
 	}
 
 	@Test
@@ -215,8 +216,8 @@ class LocalHandoffTests extends ZkServerTest {
 	@Test
 	void shouldHandNothingOnOnceAHandoffWriteFailed() throws Exception {
 		FailedMultis failures = new FailedMultis();
-		LockEngine engine = new LockEngine(this.clients.newClient(NAMESPACE, ZooKeeperHandles.factory(failures)), ROOT,
-				new byte[0], LONG_CHAINS);
+		LockEngine engine = ZkTestSupport.engine(this.clients.newClient(NAMESPACE, ZooKeeperHandles.factory(failures)),
+				ROOT, LONG_CHAINS);
 		CuratorFramework observer = this.clients.newClient();
 		String path = "cohort/write-failed-later";
 		LockHandle held = engine.acquire(LockRequest.of(path, LockMode.EXCLUSIVE)).orElseThrow();
@@ -261,7 +262,7 @@ class LocalHandoffTests extends ZkServerTest {
 	void shouldNotHandTheNodeOnWhileAGuardedWriteOfItsHolderRuns() throws Exception {
 		StallingMulti stall = new StallingMulti();
 		CuratorFramework client = this.clients.newClient(NAMESPACE, ZooKeeperHandles.factory(stall));
-		LockEngine engine = new LockEngine(client, ROOT, new byte[0], LONG_CHAINS);
+		LockEngine engine = ZkTestSupport.engine(client, ROOT, LONG_CHAINS);
 		String path = "cohort/guarded";
 		client.create().orSetData().creatingParentsIfNeeded().forPath("/guarded/cohort", new byte[0]);
 		LockHandle held = engine.acquire(LockRequest.of(path, LockMode.EXCLUSIVE).ownedBy(HoldOwner.CALL))
@@ -341,7 +342,7 @@ class LocalHandoffTests extends ZkServerTest {
 	@Test
 	void shouldReachTheCurrentHolderWhenTheSessionEndsMidChain() throws Exception {
 		CuratorFramework client = this.clients.newClient();
-		LockEngine engine = new LockEngine(client, ROOT, new byte[0], LONG_CHAINS);
+		LockEngine engine = ZkTestSupport.engine(client, ROOT, LONG_CHAINS);
 		RecordingListener listener = new RecordingListener();
 		engine.addListener(listener);
 		CuratorFramework observer = this.clients.newClient();

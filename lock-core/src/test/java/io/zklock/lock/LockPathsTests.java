@@ -3,6 +3,8 @@ package io.zklock.lock;
 import java.time.Duration;
 import java.util.List;
 
+import io.zklock.internal.LockPaths;
+
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -60,6 +60,33 @@ class LockRefusalTests extends ZkServerTest {
 	}
 
 	@Test
+	void shouldThrowTheRefusalsWordsFromTheDefaultAcquireOfALockApiOfYourOwn() {
+		ExclusiveLockByCurator other = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		ExclusiveLockByCurator zklock = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
+		// an application's own lock API over zklock's: the primitive and the refusal, the rest defaults
+		ILockByCurator own = new ILockByCurator() {
+
+			@Override
+			public Optional<LockHandle> tryAcquire(LockRequest request) {
+				return zklock.tryAcquire(request);
+			}
+
+			@Override
+			public Optional<LockRefusal> lastRefusal() {
+				return zklock.lastRefusal();
+			}
+
+		};
+		try (LockHandle held = other.acquire("refusal/own-api", LockMode.EXCLUSIVE)) {
+			LockAcquisitionException busy = catchThrowableOfType(LockAcquisitionException.class,
+					() -> own.acquire(LockRequest.of("refusal/own-api", LockMode.EXCLUSIVE)
+						.waitAtMost(Duration.ofMillis(100))));
+			assertThat(busy).hasMessage(own.lastRefusal().orElseThrow().message())
+				.hasMessageContaining(": it waited for lock node ");
+		}
+	}
+
+	@Test
 	void shouldSayBusyWhenAnotherThreadOfThisProcessHoldsTheLock() throws Exception {
 		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(this.clients.newClient(), ROOT);
 		CountDownLatch holding = new CountDownLatch(1);

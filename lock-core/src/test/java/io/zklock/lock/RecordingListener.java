@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
+
 import org.jspecify.annotations.Nullable;
 
 /** A {@link LockListener} that records every event, for assertions. */

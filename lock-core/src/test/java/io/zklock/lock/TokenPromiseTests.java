@@ -7,6 +7,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.zklock.lock.internal.LocalHandoff;
+
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -110,7 +112,7 @@ class TokenPromiseTests extends ZkServerTest {
 	@Test
 	void shouldGiveAnAcquireBegunAfterAGrantOnAnotherPathALargerTokenWithLocalHandoff() throws Exception {
 		CuratorFramework observer = this.clients.newClient();
-		LockEngine engine = new LockEngine(this.clients.newClient(), ROOT, new byte[0], LONG_CHAINS);
+		LockEngine engine = ZkTestSupport.engine(this.clients.newClient(), ROOT, LONG_CHAINS);
 		LockHandle holder = engine.acquire(LockRequest.of("tokens/chain", LockMode.EXCLUSIVE)).orElseThrow();
 		int version = observer.checkExists().forPath(basePath("tokens/chain")).getVersion();
 		Optional<LockHandle> gaveUp = engine.acquire(LockRequest.of("tokens/chain", LockMode.EXCLUSIVE)

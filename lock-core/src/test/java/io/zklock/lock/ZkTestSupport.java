@@ -16,6 +16,7 @@ import ch.qos.logback.classic.Level;
 import io.zklock.fixtures.FourLetterWords;
 import io.zklock.fixtures.Sessions;
 import io.zklock.fixtures.ZooKeeperServers;
+import io.zklock.lock.internal.LocalHandoff;
 import io.zklock.lock.internal.LockNodeName;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -43,7 +44,7 @@ public final class ZkTestSupport {
 	/** The lock root the product uses by default. */
 	static final String ROOT = "/locks";
 
-	static final Duration AWAIT = Duration.ofSeconds(20);
+	public static final Duration AWAIT = Duration.ofSeconds(20);
 
 	static {
 		ZooKeeperServers.enableFourLetterWords();
@@ -61,13 +62,23 @@ public final class ZkTestSupport {
 		}
 	}
 
+	/**
+	 * An engine with a local-handoff setting, as the tests of local handoff name them (the engine's
+	 * builder takes the setting's parts).
+	 */
+	public static LockEngine engine(CuratorFramework client, String rootPath, LocalHandoff localHandoff) {
+		LockEngine.Builder builder = LockEngine.builder(client).rootPath(rootPath);
+		return (localHandoff.enabled() ? builder.localHandoff(localHandoff.maxHandoffs(), localHandoff.maxTime())
+				: builder.localHandoff(false)).build();
+	}
+
 	/** Ends a client's session now ({@link Sessions#expire(CuratorFramework, String)}). */
 	public static void expireSession(TestingServer server, CuratorFramework client) throws Exception {
 		Sessions.expire(client, server.getConnectString());
 	}
 
 	/** Starts a server on a free port ({@link ZooKeeperServers#start()}). */
-	static TestingServer startServer() throws Exception {
+	public static TestingServer startServer() throws Exception {
 		return ZooKeeperServers.start();
 	}
 
@@ -75,7 +86,7 @@ public final class ZkTestSupport {
 	 * Starts a server on a free port ({@link ZooKeeperServers#start(Map)}).
 	 * @param customProperties extra {@code zoo.cfg} properties
 	 */
-	static TestingServer startServer(Map<String, Object> customProperties) throws Exception {
+	public static TestingServer startServer(Map<String, Object> customProperties) throws Exception {
 		return ZooKeeperServers.start(customProperties);
 	}
 

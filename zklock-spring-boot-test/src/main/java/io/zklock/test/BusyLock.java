@@ -1,6 +1,5 @@
 package io.zklock.test;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -12,21 +11,20 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 
+import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
-import io.zklock.lock.LockEngine;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A lock held by another ZooKeeper session than the application's, made by
  * {@link TestZooKeeper#holdElsewhere(String)}: to the application it looks like a lock held
- * by another instance. Its lock node carries the data {@code zklock-test:busy}. Closing it
+ * by another instance. Its lock node names application {@code zklock-test}, instance {@code busy}
+ * as its holder ({@code zklock host=… pid=… app=zklock-test instance=busy}). Closing it
  * releases the lock and ends the session; closing twice does nothing. Thread-safe.
  */
 public final class BusyLock implements AutoCloseable {
-
-	private static final byte[] NODE_DATA = "zklock-test:busy".getBytes(StandardCharsets.UTF_8);
 
 	private final ExecutorService safeNotify;
 
@@ -68,7 +66,7 @@ public final class BusyLock implements AutoCloseable {
 				throw new IllegalStateException("Could not hold lock path '" + lockPath + "' elsewhere: ZooKeeper at "
 						+ connectString + " did not answer within " + wait.toSeconds() + " s");
 			}
-			engine = new LockEngine(client, rootPath, NODE_DATA);
+			engine = LockEngine.builder(client).rootPath(rootPath).holder("zklock-test", "busy").build();
 			Optional<LockHandle> handle = engine.acquire(LockRequest.of(lockPath, mode).waitAtMost(wait));
 			if (handle.isEmpty()) {
 				throw new IllegalStateException("Could not hold lock path '" + lockPath + "' (" + mode

@@ -3,13 +3,13 @@ package io.zklock.test;
 import java.time.Instant;
 import java.util.function.Consumer;
 
-import io.zklock.lock.HeldLock;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockState;
 import io.zklock.lock.ReleaseResult;
+import io.zklock.lock.event.HeldLock;
 
 /**
  * A read-only {@link LockHandle} over a hold that {@link LockAssert} found among the holds of

@@ -11,11 +11,11 @@ import java.util.stream.Collectors;
 
 import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.LockContext;
-import io.zklock.lock.HeldLock;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockState;
+import io.zklock.lock.event.HeldLock;
 import org.jspecify.annotations.Nullable;
 
 /**

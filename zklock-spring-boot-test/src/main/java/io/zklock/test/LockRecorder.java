@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockTarget;
 import io.zklock.lock.ReleaseResult;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 import io.zklock.test.history.CheckResult;
 import io.zklock.test.history.LockHistory;
 

@@ -16,7 +16,7 @@ import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockState;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockTarget;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;

@@ -18,7 +18,7 @@ import org.springframework.integration.support.locks.DistributedLock;
  * {@link #tryLock(long, java.util.concurrent.TimeUnit)} do and watch the hold: when it has
  * lasted {@code ttl} from its grant and is not unlocked yet, zklock says so loudly (a WARN naming
  * the lock, its fencing token and the holder thread with its stack;
- * {@link io.zklock.lock.LockListener#onHoldExceeded} with {@code released = false}, which the
+ * {@link io.zklock.lock.event.LockListener#onHoldExceeded} with {@code released = false}, which the
  * {@code zklock.hold.exceeded} meter counts) and keeps the lock held: the holder may still be
  * working under it, and a lock that frees itself under running work lets a second holder in
  * (Spring Integration's JDBC and Redis registries do expire it after {@code ttl}; their

@@ -5,11 +5,11 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.locks.Lock;
 
+import io.zklock.internal.LockPaths;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockPaths;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockState;
 import org.jspecify.annotations.Nullable;

@@ -2,7 +2,6 @@ package io.zklock.benchmarks.client;
 
 import java.util.Locale;
 
-import io.zklock.lock.LocalHandoff;
 
 /**
  * The lock libraries under comparison. Each gets its own lock root, so that runs of different
@@ -83,9 +82,8 @@ public enum Library {
 	public LockClient open(ZkClient client, String root) {
 		String libraryRoot = root + "/" + this.id;
 		return switch (this) {
-			case ZKLOCK -> new ZklockLockClient(client, libraryRoot, LocalHandoff.off());
-			case ZKLOCK_LOCAL_HANDOFF -> new ZklockLockClient(client, libraryRoot,
-					new LocalHandoff(true, LocalHandoff.DEFAULT_MAX_HANDOFFS, LocalHandoff.DEFAULT_MAX_TIME));
+			case ZKLOCK -> new ZklockLockClient(client, libraryRoot, false);
+			case ZKLOCK_LOCAL_HANDOFF -> new ZklockLockClient(client, libraryRoot, true);
 			case CURATOR -> new CuratorLockClient(client, libraryRoot);
 			case SPRING_INTEGRATION -> new SpringIntegrationLockClient(client, libraryRoot);
 		};

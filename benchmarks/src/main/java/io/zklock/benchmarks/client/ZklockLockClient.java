@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.concurrent.TimeoutException;
 
 import io.zklock.lock.ExclusiveLockByCurator;
-import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
@@ -22,9 +21,10 @@ final class ZklockLockClient implements LockClient {
 
 	private final String root;
 
-	ZklockLockClient(ZkClient client, String root, LocalHandoff localHandoff) {
+	/** @param localHandoff whether the engine hands lock nodes on locally, with the default bounds */
+	ZklockLockClient(ZkClient client, String root, boolean localHandoff) {
 		this.root = root;
-		this.engine = new LockEngine(client.curator(), root, new byte[0], localHandoff);
+		this.engine = LockEngine.builder(client.curator()).rootPath(root).localHandoff(localHandoff).build();
 		this.locks = new ExclusiveLockByCurator(this.engine);
 	}
 

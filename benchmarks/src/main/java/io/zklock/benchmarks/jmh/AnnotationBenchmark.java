@@ -123,7 +123,7 @@ public class AnnotationBenchmark {
 			this.locked.ship(ORDER_ID);
 			if (this.inMemoryLocks.acquisitions() != 1) {
 				throw new IllegalStateException("The @DistributedLock interceptor did not take its lock through "
-						+ "ILockByCurator.tryAcquire(path, mode, wait, lockName); update InMemoryLocks");
+						+ "ILockByCurator.tryAcquire(LockRequest); update InMemoryLocks");
 			}
 		}
 

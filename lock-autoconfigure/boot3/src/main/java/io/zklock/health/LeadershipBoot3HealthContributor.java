@@ -4,6 +4,7 @@ import java.util.Iterator;
 
 import org.jspecify.annotations.Nullable;
 
+import io.zklock.health.internal.LeadershipCheck;
 import io.zklock.leadership.LeaderElection;
 
 import org.springframework.boot.actuate.health.CompositeHealthContributor;

@@ -14,7 +14,6 @@ import io.zklock.autoconfigure.ZkLockProperties;
 import io.zklock.interceptor.LeaderOnlyAdvisor;
 import io.zklock.leadership.LeaderElection;
 import io.zklock.lock.LockEngine;
-import io.zklock.lock.LockNodeData;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -93,8 +92,7 @@ public final class LeadershipAutoConfiguration {
 		}
 		LeaderElection.Builder builder = LeaderElection.builder(engine)
 			.rootPath(leadership.getRootPath())
-			.nodeData(LockNodeData.forThisProcess(environment.getProperty("spring.application.name"),
-					properties.getInstanceId()))
+			.holder(environment.getProperty("spring.application.name"), properties.getInstanceId())
 			.leaseFactor(leaseFactor)
 			.handoverTimeout(handoverTimeout);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));

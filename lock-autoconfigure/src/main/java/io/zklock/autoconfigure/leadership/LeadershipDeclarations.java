@@ -16,7 +16,7 @@ import io.zklock.autoconfigure.ZkLockProperties;
 import io.zklock.autoconfigure.ZkLockStartupException;
 import io.zklock.interceptor.LeaderOnlyMethods;
 import io.zklock.interceptor.LockedMethods;
-import io.zklock.lock.LockPaths;
+import io.zklock.internal.LockPaths;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;

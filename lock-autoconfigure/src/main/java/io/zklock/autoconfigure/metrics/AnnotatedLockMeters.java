@@ -8,8 +8,8 @@ import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.DistributedLocks;
 import io.zklock.annotation.DistributedSemaphore;
 import io.zklock.interceptor.LockedMethods;
+import io.zklock.internal.LockPaths;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockPaths;
 import io.zklock.metrics.LockMetricsListener;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;

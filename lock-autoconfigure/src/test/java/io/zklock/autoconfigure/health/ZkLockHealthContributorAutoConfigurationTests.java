@@ -144,7 +144,7 @@ class ZkLockHealthContributorAutoConfigurationTests {
 		assertThat(classes.resolve("io/zklock/autoconfigure/health/ZkLockBoot3HealthContributorAutoConfiguration.class"))
 			.isRegularFile();
 		assertThat(classes.resolve("io/zklock/health/ZkLockBoot3HealthIndicator.class")).isRegularFile();
-		assertThat(classes.resolve("io/zklock/health/ZkLockConnectionCheck.class")).isRegularFile();
+		assertThat(classes.resolve("io/zklock/health/internal/ZkLockConnectionCheck.class")).isRegularFile();
 	}
 
 	@Test

@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Timeout;
 import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.LockAcquisitionException;
+import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockEngine;
+import io.zklock.lock.LockRequest;
 import io.zklock.observation.DefaultLockAcquisitionObservationConvention;
 import io.zklock.observation.LockAcquisitionContext;
 import io.zklock.observation.LockAcquisitionObservationConvention;
@@ -81,7 +82,8 @@ class ZkLockObservationAutoConfigurationTests {
 			long fencingToken;
 			try (Observation.Scope scope = request.openScope();
 					LockHandle lock = new ExclusiveLockByCurator(engine)
-						.tryAcquire("orders/42", LockMode.EXCLUSIVE, Duration.ofSeconds(5), "orders")
+						.tryAcquire(LockRequest.of("orders/42", LockMode.EXCLUSIVE).waitAtMost(Duration.ofSeconds(5))
+							.named("orders"))
 						.orElseThrow()) {
 				fencingToken = lock.fencingToken();
 			}

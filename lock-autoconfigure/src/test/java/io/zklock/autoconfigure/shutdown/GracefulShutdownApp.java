@@ -11,10 +11,10 @@ import io.zklock.autoconfigure.ZkLockAutoConfiguration;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockAcquisitionException;
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockTarget;
 import io.zklock.lock.ReleaseResult;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 
 import org.springframework.boot.CommandLineRunner;
 import org.springframework.boot.SpringApplication;

@@ -15,13 +15,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
+import io.zklock.internal.LockPaths;
 import io.zklock.leadership.Candidate;
 import io.zklock.leadership.LeadershipException;
 import io.zklock.leadership.LeadershipListener;
 import io.zklock.leadership.RevocationReason;
-import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockEngine;
-import io.zklock.lock.LockPaths;
 import io.zklock.lock.LockState;
 import io.zklock.lock.inspection.LockQueueInspector;
 import io.zklock.lock.inspection.QueuedNode;
@@ -79,7 +78,8 @@ final class ElectionContext {
 	 * @param leaseExpired told on the timer when the lease ran out (the epoch moved already)
 	 * @throws IllegalArgumentException if the leadership root is not a valid ZooKeeper path
 	 */
-	ElectionContext(CuratorFramework client, String rootPath, byte[] nodeData, @Nullable Executor listenerExecutor,
+	ElectionContext(CuratorFramework client, String rootPath, @Nullable String application, @Nullable String instance,
+			@Nullable Executor listenerExecutor,
 			double leaseFactor, Duration handoverTimeout, BooleanSupplier leaseWanted, Runnable leaseRenewed,
 			Runnable leaseExpired) {
 		if (client == null) {
@@ -95,7 +95,7 @@ final class ElectionContext {
 		}
 		this.client = client;
 		this.rootPath = rootPath;
-		this.engine = new LockEngine(client, rootPath, nodeData, LocalHandoff.off());
+		this.engine = LockEngine.builder(client).rootPath(rootPath).holder(application, instance).localHandoff(false).build();
 		this.inspector = new LockQueueInspector(this.engine);
 		this.handoverTimeout = handoverTimeout;
 		this.timer = new ScheduledThreadPoolExecutor(1, daemon("zklock-leadership-timer"));

@@ -11,8 +11,8 @@ import java.util.concurrent.Executor;
 import io.zklock.leadership.Candidacy;
 import io.zklock.leadership.Candidate;
 import io.zklock.leadership.LeadershipListener;
-import io.zklock.lock.LockListener;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEventType;
 import org.apache.curator.framework.api.CuratorListener;
@@ -56,15 +56,17 @@ public final class ElectionCore implements AutoCloseable {
 	 * Creates the machinery and starts following the client's connection state.
 	 * @param client a started Curator client
 	 * @param rootPath the leadership root
-	 * @param nodeData the data of every candidate node
+	 * @param application the application named in every candidate node, or {@code null}
+	 * @param instance the instance named in every candidate node, or {@code null}
 	 * @param listenerExecutor where listeners run, or {@code null} for the election's own threads
 	 * @param leaseFactor the lease factor, greater than 0 and less than 1
 	 * @param handoverTimeout how long ending a term waits for its onRevoked listeners
 	 * @throws IllegalArgumentException if the client is {@code null} or the leadership root invalid
 	 */
-	public ElectionCore(CuratorFramework client, String rootPath, byte[] nodeData, @Nullable Executor listenerExecutor,
-			double leaseFactor, Duration handoverTimeout) {
-		this.context = new ElectionContext(client, rootPath, nodeData, listenerExecutor, leaseFactor, handoverTimeout,
+	public ElectionCore(CuratorFramework client, String rootPath, @Nullable String application,
+			@Nullable String instance, @Nullable Executor listenerExecutor, double leaseFactor, Duration handoverTimeout) {
+		this.context = new ElectionContext(client, rootPath, application, instance, listenerExecutor, leaseFactor,
+				handoverTimeout,
 				this::hasCandidacies, this::reconcileAll, this::reconcileAll);
 		this.context.engine().addListener(new LockListener() {
 

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads what a candidate's lock node says of its holder: zklock's nodes carry one line,
- * {@code zklock host=web-2 pid=4711 app=billing instance=b-1} ({@code io.zklock.lock.LockNodeData});
+ * {@code zklock host=web-2 pid=4711 app=billing instance=b-1} ({@code io.zklock.internal.LockNodeData});
  * a Curator peer's carry its IP address, which names no field. Stateless.
  */
 final class HolderData {

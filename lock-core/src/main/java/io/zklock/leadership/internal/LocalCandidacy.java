@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import io.zklock.internal.Durations;
 import io.zklock.leadership.Candidacy;
 import io.zklock.leadership.CandidacyState;
 import io.zklock.leadership.Candidate;
@@ -20,7 +21,6 @@ import io.zklock.leadership.LeadershipListener;
 import io.zklock.leadership.RevocationReason;
 import io.zklock.leadership.Term;
 import io.zklock.leadership.internal.HeldTerm.Phase;
-import io.zklock.lock.Durations;
 import io.zklock.lock.LockHandle;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;

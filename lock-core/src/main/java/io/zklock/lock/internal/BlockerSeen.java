@@ -2,7 +2,7 @@ package io.zklock.lock.internal;
 
 import java.time.Instant;
 
-import io.zklock.lock.LockNodeData;
+import io.zklock.internal.LockNodeData;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -2,11 +2,11 @@ package io.zklock.lock.internal;
 
 import java.time.Duration;
 
-import io.zklock.lock.Durations;
+import io.zklock.internal.Durations;
 import io.zklock.lock.HoldExceededReaction;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.LockPaths;
+import io.zklock.internal.LockPaths;
 import io.zklock.lock.LockState;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * holdAtMost} loud, and leaves the lock held: a WARN on this class's logger that names the
  * lock and the holder thread, with the thread's stack where the hold is thread-owned (the
  * thread holds it, so its stack shows what holds it up), and
- * {@link io.zklock.lock.LockListener#onHoldExceeded} with {@code released} {@code false}.
+ * {@link io.zklock.lock.event.LockListener#onHoldExceeded} with {@code released} {@code false}.
  * Thread-safe.
  */
 final class HoldBreach {

@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
-import io.zklock.lock.HeldLock;
+import io.zklock.lock.event.HeldLock;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockState;
 import org.jspecify.annotations.Nullable;

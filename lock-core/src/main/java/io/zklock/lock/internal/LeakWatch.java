@@ -3,7 +3,7 @@ package io.zklock.lock.internal;
 import java.lang.ref.Cleaner;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.zklock.lock.LockPaths;
+import io.zklock.internal.LockPaths;
 import io.zklock.lock.LockState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

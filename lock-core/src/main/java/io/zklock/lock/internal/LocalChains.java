@@ -3,11 +3,10 @@ package io.zklock.lock.internal;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
-import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
 import io.zklock.lock.LockState;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockTarget;
 import io.zklock.lock.internal.LocalWaiter.Turn;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;

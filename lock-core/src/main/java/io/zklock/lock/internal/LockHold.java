@@ -7,12 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
-import io.zklock.lock.Durations;
-import io.zklock.lock.HeldLock;
+import io.zklock.internal.Durations;
+import io.zklock.lock.event.HeldLock;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockState;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockTarget;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
-import io.zklock.lock.LockListener;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 import io.zklock.lock.ReleaseResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

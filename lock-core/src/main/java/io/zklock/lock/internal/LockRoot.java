@@ -1,6 +1,6 @@
 package io.zklock.lock.internal;
 
-import io.zklock.lock.LockPaths;
+import io.zklock.internal.LockPaths;
 import org.apache.curator.framework.CuratorFramework;
 
 /**

@@ -9,9 +9,9 @@ import java.util.Set;
 
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockMode;
-import io.zklock.lock.LockPaths;
+import io.zklock.internal.LockPaths;
 import io.zklock.lock.LockState;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockTarget;
 import org.jspecify.annotations.Nullable;
 
 /**

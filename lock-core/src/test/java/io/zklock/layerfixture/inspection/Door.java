@@ -2,7 +2,10 @@ package io.zklock.layerfixture.inspection;
 
 import io.zklock.layerfixture.internal.Machine;
 
-/** An inspection of the engine: uses the machinery, which uses it back (a package cycle). */
+/**
+ * An inspection of the engine: uses the machinery, which uses it back (a package cycle), and names it
+ * in a public signature.
+ */
 public class Door {
 
 	/** The machine behind the door. */

@@ -1,24 +1,23 @@
 package io.zklock.lock.inspection;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.zklock.lock.ExclusiveLockByCurator;
-import io.zklock.lock.HeldLock;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.ILockByCurator;
 import io.zklock.lock.LockEngine;
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockRequest;
-import io.zklock.lock.LockTarget;
 import io.zklock.lock.RecordingListener;
 import io.zklock.lock.ReleaseResult;
 import io.zklock.lock.ZkServerTest;
+import io.zklock.lock.event.HeldLock;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,7 +46,7 @@ class LockIntrospectionTests extends ZkServerTest {
 	@BeforeEach
 	void start() {
 		this.client = this.clients.newClient();
-		this.engine = new LockEngine(this.client, "/locks", "instance-a".getBytes(StandardCharsets.UTF_8));
+		this.engine = LockEngine.builder(this.client).rootPath("/locks").holder("orders", "instance-a").build();
 		this.engine.addListener(this.events);
 		this.locks = new ExclusiveLockByCurator(this.engine);
 		this.inspector = new LockQueueInspector(this.engine);
@@ -60,8 +59,9 @@ class LockIntrospectionTests extends ZkServerTest {
 		assertThat(held.lockName()).isEqualTo("orders");
 		LockHandle reentrant = this.locks.tryAcquire(threadOwned.waitAtMost(Duration.ZERO)).orElseThrow();
 		boolean gotIt = CompletableFuture
-			.supplyAsync(() -> this.locks.tryAcquire("orders/42", LockMode.EXCLUSIVE, Duration.ofMillis(50),
-					"order-lock")
+			.supplyAsync(() -> this.locks
+				.tryAcquire(LockRequest.of("orders/42", LockMode.EXCLUSIVE).waitAtMost(Duration.ofMillis(50))
+					.named("order-lock"))
 				.isPresent())
 			.get(10, TimeUnit.SECONDS);
 		assertThat(gotIt).isFalse();
@@ -129,7 +129,8 @@ class LockIntrospectionTests extends ZkServerTest {
 		List<QueuedNode> queue = this.inspector.inspect("reports");
 		assertThat(queue).extracting(QueuedNode::mode).containsExactly(LockMode.WRITE, LockMode.READ);
 		assertThat(queue).extracting(QueuedNode::holder).containsExactly(true, false);
-		assertThat(queue).extracting(QueuedNode::data).containsOnly("instance-a");
+		assertThat(queue).extracting(QueuedNode::data)
+			.allSatisfy((data) -> assertThat(data).startsWith("zklock host=").endsWith(" app=orders instance=instance-a"));
 		assertThat(queue.get(0).fencingToken()).isEqualTo(writer.fencingToken());
 		assertThat(queue.get(0).sessionId()).isEqualTo(this.client.getZookeeperClient().getZooKeeper().getSessionId());
 

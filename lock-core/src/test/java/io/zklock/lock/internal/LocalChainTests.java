@@ -5,7 +5,7 @@ import java.time.Duration;
 import io.zklock.lock.HoldOwner;
 import io.zklock.lock.LockMode;
 import io.zklock.lock.LockState;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockTarget;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

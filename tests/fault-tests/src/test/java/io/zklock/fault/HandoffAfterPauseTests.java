@@ -12,7 +12,7 @@ import io.zklock.fault.harness.ContenderProcess;
 import io.zklock.fault.harness.FaultLab;
 import io.zklock.fault.harness.InJvmClients;
 import io.zklock.fault.history.Event;
-import io.zklock.lock.LocalHandoff;
+import io.zklock.lock.internal.LocalHandoff;
 import io.zklock.test.history.CheckResult;
 import io.zklock.test.history.HeldInterval;
 import io.zklock.test.history.Overlap;

@@ -3,9 +3,9 @@ package io.zklock.kotlin
 import io.zklock.annotation.DistributedLock
 import io.zklock.annotation.HoldExceededException
 import io.zklock.annotation.OnHoldExceeded
-import io.zklock.lock.LockListener
-import io.zklock.lock.LockTarget
 import io.zklock.lock.LockEngine
+import io.zklock.lock.event.LockListener
+import io.zklock.lock.event.LockTarget
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers

@@ -2,10 +2,10 @@ package io.zklock.kotlin
 
 import io.zklock.lock.ILockByCurator
 import io.zklock.lock.LockHandle
-import io.zklock.lock.LockListener
 import io.zklock.lock.LockMode
-import io.zklock.lock.LockTarget
 import io.zklock.lock.ReleaseResult
+import io.zklock.lock.event.LockListener
+import io.zklock.lock.event.LockTarget
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers

@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.zklock.leadership.LeadershipListener;
 import io.zklock.lock.LockHandle;
-import io.zklock.lock.LockListener;
 import io.zklock.lock.LockMode;
+import io.zklock.lock.event.LockListener;
 import io.zklock.test.history.LockEvent.Type;
 
 /**

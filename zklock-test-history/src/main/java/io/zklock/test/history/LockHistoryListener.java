@@ -2,9 +2,9 @@ package io.zklock.test.history;
 
 import java.time.Duration;
 
-import io.zklock.lock.LockListener;
-import io.zklock.lock.LockTarget;
 import io.zklock.lock.ReleaseResult;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 import io.zklock.test.history.LockEvent.Type;
 
 /**

@@ -9,10 +9,9 @@ import java.util.regex.Pattern;
 
 import io.zklock.lock.ExclusiveLockByCurator;
 import io.zklock.lock.ILockByCurator;
-import io.zklock.lock.LocalHandoff;
 import io.zklock.lock.LockEngine;
-import io.zklock.lock.LockListener;
-import io.zklock.lock.LockTarget;
+import io.zklock.lock.event.LockListener;
+import io.zklock.lock.event.LockTarget;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -67,7 +66,7 @@ final class LockClient implements AutoCloseable {
 			throw new IllegalStateException("No ZooKeeper session with " + connectString + " within " + 2 * sessionMs
 					+ " ms");
 		}
-		this.engine = new LockEngine(this.client, "/locks", new byte[0], localHandoff());
+		this.engine = localHandoff(LockEngine.builder(this.client).rootPath("/locks")).build();
 		this.engine.addListener(new LockListener() {
 			@Override
 			public void onLost(LockTarget lock, long fencingToken, Duration heldFor) {
@@ -78,16 +77,16 @@ final class LockClient implements AutoCloseable {
 	}
 
 	/**
-	 * Local handoff as the test JVM set it (issue 23): {@code -Dzklock.fault.local-handoff=true}, with
+	 * Local handoff as the test JVM set it: {@code -Dzklock.fault.local-handoff=true}, with
 	 * {@code -Dzklock.fault.local-handoff.max-handoffs} (8 if absent) and
 	 * {@code -Dzklock.fault.local-handoff.max-time} in milliseconds (100 if absent): the suite's short
 	 * bounds, so chains end often, unless a test asks for long chains.
 	 */
-	private static LocalHandoff localHandoff() {
+	private static LockEngine.Builder localHandoff(LockEngine.Builder builder) {
 		if (!Boolean.getBoolean("zklock.fault.local-handoff")) {
-			return LocalHandoff.off();
+			return builder.localHandoff(false);
 		}
-		return new LocalHandoff(true, Integer.getInteger("zklock.fault.local-handoff.max-handoffs", 8),
+		return builder.localHandoff(Integer.getInteger("zklock.fault.local-handoff.max-handoffs", 8),
 				Duration.ofMillis(Long.getLong("zklock.fault.local-handoff.max-time", 100)));
 	}
 

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import io.zklock.fault.history.Event;
 import io.zklock.fault.history.History;
 import io.zklock.fixtures.Signals;
-import io.zklock.lock.LocalHandoff;
+import io.zklock.lock.internal.LocalHandoff;
 
 /**
  * A contender child JVM ({@code io.zklock.fault.contender.ContenderMain}) seen from the test:

@@ -15,7 +15,7 @@ import io.zklock.fault.ensemble.EnsembleProbe;
 import io.zklock.fault.history.History;
 import io.zklock.fault.register.FencedRegister;
 import io.zklock.fixtures.BlackHoleProxy;
-import io.zklock.lock.LocalHandoff;
+import io.zklock.lock.internal.LocalHandoff;
 
 import static org.awaitility.Awaitility.await;
 

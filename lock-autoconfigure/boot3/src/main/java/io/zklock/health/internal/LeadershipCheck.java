@@ -1,4 +1,4 @@
-package io.zklock.health;
+package io.zklock.health.internal;
 
 import java.util.LinkedHashMap;
 import java.util.List;

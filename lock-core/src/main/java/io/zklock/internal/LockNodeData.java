@@ -1,4 +1,4 @@
-package io.zklock.lock;
+package io.zklock.internal;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;

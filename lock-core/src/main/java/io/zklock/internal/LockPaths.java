@@ -1,4 +1,4 @@
-package io.zklock.lock;
+package io.zklock.internal;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
@@ -208,7 +208,15 @@ public final class LockPaths {
 		return (printable != null) ? printable.toString() : value;
 	}
 
-	static IllegalArgumentException invalid(@Nullable String lockPath, @Nullable String rootPath, String rule) {
+	/**
+	 * The exception for an invalid lock path: it names the path as written (escaped), the rule it
+	 * breaks, and the fix.
+	 * @param lockPath the lock path as given, may be {@code null}
+	 * @param rootPath the lock root it is relative to, or {@code null} if none is known
+	 * @param rule the rule the path breaks, such as {@code "empty segment"}
+	 * @return the exception, to throw
+	 */
+	public static IllegalArgumentException invalid(@Nullable String lockPath, @Nullable String rootPath, String rule) {
 		return new IllegalArgumentException("Lock path '" + escape(lockPath) + "' is invalid: " + escape(rule)
 				+ ((rootPath != null) ? " (lock root " + rootPath + ")" : "")
 				+ "; use '/'-separated non-empty names such as 'orders/42'");

@@ -1,7 +1,13 @@
-package io.zklock.lock;
+package io.zklock.lock.internal;
 
 import java.time.Duration;
 import java.util.Optional;
+
+import io.zklock.internal.Durations;
+import io.zklock.lock.LockEngine;
+import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockRequest;
+import io.zklock.lock.event.LockListener;
 
 import org.jspecify.annotations.Nullable;
 

@@ -1,4 +1,4 @@
-package io.zklock.health;
+package io.zklock.health.internal;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -17,7 +17,7 @@ import io.zklock.lock.LockEngine;
 /**
  * The health check of zklock's ZooKeeper connection, free of Spring Boot types so that the
  * health indicators of both Boot lines share it ({@code ZkLockHealthIndicator} on Boot 4,
- * {@link ZkLockBoot3HealthIndicator} on Boot 3.5): up while the Curator client is connected to
+ * {@code ZkLockBoot3HealthIndicator} on Boot 3.5): up while the Curator client is connected to
  * the ensemble (locks can be taken); down while it is suspended, lost, connected to a
  * read-only server only, or not started.
  *

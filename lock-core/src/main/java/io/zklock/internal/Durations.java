@@ -1,4 +1,4 @@
-package io.zklock.lock;
+package io.zklock.internal;
 
 import java.time.Duration;
 import java.util.Locale;
@@ -7,8 +7,7 @@ import java.util.Locale;
  * Writes durations for zklock's messages the way users write them in configuration:
  * {@code "10m"}, {@code "30s"}, {@code "250ms"}, {@code "-1s"}, never {@code "PT10M"}. The one
  * duration writer of the project (the lock API's argument checks, the engine's hold-bound
- * WARN, the annotation's messages); public so that the Spring layer can use it, not an API an
- * application needs. Thread-safe.
+ * WARN, the annotation's messages). Thread-safe.
  */
 public final class Durations {
 

@@ -1,6 +1,9 @@
-package io.zklock.lock;
+package io.zklock.lock.internal;
 
 import java.time.Duration;
+
+import io.zklock.internal.Durations;
+import io.zklock.lock.LockMode;
 
 /**
  * Whether, and how far, a lock engine hands a held lock node from one of its holders to the
@@ -69,8 +72,7 @@ public record LocalHandoff(boolean enabled, int maxHandoffs, Duration maxTime) {
 	}
 
 	/**
-	 * The setting a lock engine uses when none is given: off for now. zklock's benchmarks (issue 23)
-	 * favour on (about 18-20 times Curator's handoffs per second with 8 threads in each of 4
+	 * The setting a lock engine uses when none is given: off for now. zklock's benchmarks favour on (about 18-20 times Curator's handoffs per second with 8 threads in each of 4
 	 * processes, at 1.15 ZooKeeper requests per handoff); what on changes is the queue's shape (one
 	 * lock node per process and lock path instead of one per waiting thread) and the order across
 	 * processes (a process's own waiters may pass another process's earlier waiter, up to the bound).
@@ -78,6 +80,18 @@ public record LocalHandoff(boolean enabled, int maxHandoffs, Duration maxTime) {
 	 */
 	public static LocalHandoff defaults() {
 		return off();
+	}
+
+	/**
+	 * The setting in words, for the engine's {@code toString()}.
+	 * @return {@code "local handoff off"}, or for example
+	 * {@code "local handoff on (at most 32 handoffs, 50ms)"}
+	 */
+	@Override
+	public String toString() {
+		return this.enabled
+				? "local handoff on (at most " + this.maxHandoffs + " handoffs, " + Durations.format(this.maxTime) + ")"
+				: "local handoff off";
 	}
 
 }

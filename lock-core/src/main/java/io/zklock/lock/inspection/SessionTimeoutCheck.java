@@ -1,4 +1,4 @@
-package io.zklock.lock;
+package io.zklock.lock.inspection;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 

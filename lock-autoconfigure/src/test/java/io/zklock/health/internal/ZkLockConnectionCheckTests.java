@@ -1,4 +1,4 @@
-package io.zklock.health;
+package io.zklock.health.internal;
 
 import org.junit.jupiter.api.Test;
 

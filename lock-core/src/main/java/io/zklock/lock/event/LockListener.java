@@ -1,6 +1,11 @@
-package io.zklock.lock;
+package io.zklock.lock.event;
 
 import java.time.Duration;
+
+import io.zklock.lock.LockEngine;
+import io.zklock.lock.LockHandle;
+import io.zklock.lock.LockRequest;
+import io.zklock.lock.ReleaseResult;
 
 /**
  * Observes the locks of a {@link LockEngine}, for metrics, tracing or logs. Every method
@@ -113,7 +118,7 @@ public interface LockListener {
 
 	/**
 	 * A handle of a held lock became unreachable without being released (a leak, found by
-	 * {@link LeakDetection}; the engine also logs it at ERROR): no code can release that handle any
+	 * {@link LockEngine.Builder#leakDetection(boolean, Duration)}; the engine also logs it at ERROR): no code can release that handle any
 	 * more. The lock stays held until the hold's other handles are released, the engine closes
 	 * ({@link LockEngine#close()} releases a hold whose every handle leaked) or the session ends.
 	 * Called once per leaked handle, on zklock's {@code zklock-leak-detector} thread, some time

@@ -1,4 +1,6 @@
-package io.zklock.lock;
+package io.zklock.lock.event;
+
+import io.zklock.lock.LockMode;
 
 /**
  * What a lock event is about: one lock path in one mode, with its name for metrics.

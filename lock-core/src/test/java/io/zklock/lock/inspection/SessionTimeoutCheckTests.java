@@ -1,9 +1,11 @@
-package io.zklock.lock;
+package io.zklock.lock.inspection;
 
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import io.zklock.lock.ZkTestSupport;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;

@@ -1,6 +1,10 @@
-package io.zklock.lock;
+package io.zklock.lock.event;
 
 import java.time.Instant;
+
+import io.zklock.lock.HoldOwner;
+import io.zklock.lock.LockMode;
+import io.zklock.lock.LockState;
 
 /**
  * A snapshot of one lock node this process holds.
