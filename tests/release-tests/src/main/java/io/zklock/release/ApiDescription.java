@@ -171,6 +171,8 @@ public final class ApiDescription {
 			report.append("If the change is meant, rewrite the description with ").append(command)
 				.append(" and commit it with the change; a reviewer reads the API change in its diff.\n");
 		}
+		report.append("A type whose source was moved or deleted stays in target/classes until ./mvnw clean: "
+				+ "clean before you rewrite the description, or it lists the old type.\n");
 		err.print(report);
 		return 1;
 	}
