@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 /**
  * A lock key whose value holds a NUL or another control character is named with it escaped
- * (issue 28, item 3), in the engine's message on the lock path and in the interceptor's on the
+ * in the engine's message on the lock path and in the interceptor's on the
  * key and the call's arguments: before, the latter printed the arguments raw, and a tab read as
  * blank space.
  */

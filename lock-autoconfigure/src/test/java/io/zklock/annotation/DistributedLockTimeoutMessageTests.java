@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The time-out of an annotated call says what its wait waited for (issue 28, item 2), as
+ * The time-out of an annotated call says what its wait waited for, as
  * {@link ILockByCurator#acquire(LockRequest)} does: who holds the lock in this process, a
  * likely deadlock with the calling thread's own holds, or what the lock node of another process
  * says of its holder. Before, each read "Could not acquire the EXCLUSIVE lock on 'busy/1' within

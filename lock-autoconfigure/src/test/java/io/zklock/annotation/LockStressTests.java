@@ -84,7 +84,7 @@ class LockStressTests extends ZkAnnotationTest {
 		// and the lock was let go, as documented, while the body still ran
 		.withPropertyValues("zklock.hold-after-cancel=2s");
 
-	/** Runs once with local handoff (issue 23) off, once on with bounds the run reaches often. */
+	/** Runs once with local handoff off, once on with bounds the run reaches often. */
 	@ParameterizedTest(name = "local handoff {0}")
 	@ValueSource(booleans = { false, true })
 	void shouldNeverRunAWriterAlongsideAnyOtherBodyAcrossEveryCallShape(boolean localHandoff) throws Exception {

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link UnknownPropertiesCheck}: a {@code zklock.*} property zklock does not have fails
- * start-up naming it and the nearest known one (issue 28, item 3). Before, it was ignored:
+ * start-up naming it and the nearest known one. Before, it was ignored:
  * {@code zklock.zookeper.connect-string} left zklock on {@code localhost:2181}.
  */
 @Timeout(60)

@@ -10,7 +10,7 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link ZkLockPropertiesRuntimeHints} (until issue 27, part of
+ * Tests for {@link ZkLockPropertiesRuntimeHints} (once part of
  * {@code DistributedLockRuntimeHints}).
  */
 class ZkLockPropertiesRuntimeHintsTests {

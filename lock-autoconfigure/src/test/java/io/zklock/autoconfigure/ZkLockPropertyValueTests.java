@@ -12,8 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Property values that Curator or ZooKeeper would refuse with a bare exception, or would use in
- * a way nobody means, fail start-up naming the property, the value and the fix (issue 28, item
- * 3): {@link ZkLockPropertyFailureAnalyzer} turns each into a failure analysis
+ * a way nobody means, fail start-up naming the property, the value and the fix:
+ * {@link ZkLockPropertyFailureAnalyzer} turns each into a failure analysis
  * ({@code ZkLockStartupFailureTests} shows one whole). Before, {@code zklock.zookeeper.namespace=/bad}
  * failed with Curator's {@code IllegalArgumentException: Invalid namespace: /bad, Invalid path
  * string "//bad" caused by empty node name specified @1} inside two {@code BeanCreationException}s;

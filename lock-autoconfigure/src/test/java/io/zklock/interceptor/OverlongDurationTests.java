@@ -29,7 +29,7 @@ import static org.awaitility.Awaitility.await;
  * A duration too long to count in nanoseconds (more than 292 years, such as
  * {@code waitTime = "300000d"}) means "without limit", as it does in the lock API, whose
  * deadlines saturate: a wait that never runs out, a hold kept until the application stops.
- * Before (issue 28, item 3), a semaphore's wait, a {@code holdAtLeast} and
+ * Before, a semaphore's wait, a {@code holdAtLeast} and
  * {@code zklock.hold-after-cancel} of that length threw {@code ArithmeticException: long
  * overflow} at every call.
  */

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A busy lock says who holds it (issue 28, item 2): a wait that runs out names the holder of this
+ * A busy lock says who holds it: a wait that runs out names the holder of this
  * process (thread, since when, where acquired) or what the blocking lock node of another process
  * says of its holder (host, process, application); a deadlock among this process's threads fails
  * the acquire that closes it at once, naming the cycle, and a likely one (through a call-owned

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * waits attached, and {@code testContainerCleanup} runs ten threads through one chain before the
  * containers must be reaped, and {@code testKilledSession} expires the session while one thread
  * holds and another waits attached: the chain ends with its session and the waiter queues anew on
- * the new session (before issue 26's fix it waited for the lost holder's release, and this test
+ * the new session (before a fix to local handoff it waited for the lost holder's release, and this test
  * failed). Also run: {@code testLocker}, {@code testWithNamespace}, {@code testReentrant} (one
  * thread, no local waiter; cheap).
  *

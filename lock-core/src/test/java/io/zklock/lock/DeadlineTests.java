@@ -74,7 +74,7 @@ class DeadlineTests extends ZkServerTest {
 
 	/**
 	 * A short wait on a busy lock ends at its deadline plus about one round trip, not at a second
-	 * (issue 28: every wait shorter than a second lasted a second, the bound of its ZooKeeper calls,
+	 * (before: every wait shorter than a second lasted a second, the bound of its ZooKeeper calls,
 	 * and the give-up then waited for its node's deletion). The bound asserted is a correctness
 	 * bound, far above the round trips of a loaded machine and below the second the wait used to
 	 * last; the latencies themselves are measured in benchmarks/ (give-up latency).

@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link LockRequest#holdAtMost(Duration)} on a handle of the lock API (issue 21, a hold that
+ * {@link LockRequest#holdAtMost(Duration)} on a handle of the lock API (against a hold that
  * never ends): a hold that outlives its bound is reported (a WARN naming the lock and the holder
  * thread, with its stack where the hold is thread-owned, and
  * {@link LockListener#onHoldExceeded}), and the lock stays held until the handle is released.

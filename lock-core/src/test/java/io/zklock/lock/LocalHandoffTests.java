@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Local handoff (lock cohorting, issue 23): the {@code EXCLUSIVE} and {@code WRITE} acquires of one
+ * Local handoff (lock cohorting): the {@code EXCLUSIVE} and {@code WRITE} acquires of one
  * engine for one lock path share one lock node, handed from holder to local waiter with one
  * {@code multi(check(node), setData(lock path))} whose zxid is the next token; on a real server.
  */

@@ -38,7 +38,7 @@ class LockPathsTests extends ZkServerTest {
 
 	/**
 	 * A control character in a bad lock path is written as an escape, so that the message reads as
-	 * the value was written (issue 28: 'a\u0000b' printed as 'ab').
+	 * the value was written (before, 'a\u0000b' printed as 'ab').
 	 */
 	@Test
 	void shouldEscapeControlCharactersOfABadLockPath() {

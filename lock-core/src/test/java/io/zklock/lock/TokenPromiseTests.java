@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What a fencing token promises across lock paths (issue 26, item 3; docs/lock-protocol.md, "The
+ * What a fencing token promises across lock paths (docs/lock-protocol.md, "The
  * fencing token"): no two grants share a token, on one lock path or on several, so that a
  * resource keeping one high-water mark or idempotency key across locks never sees two writers
  * with one token; and a grant whose acquire began after another grant returned, on any lock path,

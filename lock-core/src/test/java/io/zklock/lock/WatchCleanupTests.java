@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A waiter's watch on its blocker and its clean-up (issue 26, items 1 and 4), on a real server:
+ * A waiter's watch on its blocker and its clean-up, on a real server:
  * a waiter that gives up never takes away the wake-up of another waiter watching the same node
  * through the same ZooKeeper handle, also one of another engine on that client; a round whose
  * watch something else removed looks at the queue again; a waiter that gives up while the

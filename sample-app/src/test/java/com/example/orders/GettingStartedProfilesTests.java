@@ -11,8 +11,7 @@ import org.springframework.core.io.ClassPathResource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The guide's in-process ZooKeeper server is on only in its {@code dev} profile (issue 28,
- * item 3): an instance started without its production profile must not run a ZooKeeper of its
+ * The guide's in-process ZooKeeper server is on only in its {@code dev} profile: an instance started without its production profile must not run a ZooKeeper of its
  * own, which would exclude no one. Before, {@code application.yml} turned it on.
  */
 class GettingStartedProfilesTests {

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code czxid} while no child ever left the lock path (later creates do not matter), and the lock
  * path's {@code pzxid} once one has, even before our create; and the server arithmetic it rests
  * on: the sequence suffix counts the creates, the reported {@code cversion} counts creates and
- * deletes, {@code 2 × creates − children} (issue 26, item 6: the protocol page said the
+ * deletes, {@code 2 × creates − children} (the protocol page once said the
  * {@code cversion} told a deletion since our create, which it cannot).
  */
 class ListingEvidenceTests {

@@ -11,8 +11,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which token written ahead a {@link LocalChain} may hand to its next waiter (issue 26, items 2
- * and 3; docs/lock-protocol.md, "The handoff write"): only one whose write was reserved after the
+ * Which token written ahead a {@link LocalChain} may hand to its next waiter (docs/lock-protocol.md, "The handoff write"): only one whose write was reserved after the
  * waiter joined, only within the session's lease of the write, and nothing at all once a write
  * failed. Pure state, no server: instants on {@link System#nanoTime()} are given by the test.
  */

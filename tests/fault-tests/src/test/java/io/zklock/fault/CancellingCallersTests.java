@@ -47,7 +47,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Test 9, callers that give up (issue 20, part 1) under ensemble faults: two application
+ * Test 9, callers that give up under ensemble faults: two application
  * contexts (two sessions) on a three-member ensemble call {@code @DistributedLock} methods whose
  * work goes on behind what they return, and give up on them at random: a stage cancelled
  * ({@code cancel(true)}) after a timed {@code get}, a {@code Mono} on a future cut off by

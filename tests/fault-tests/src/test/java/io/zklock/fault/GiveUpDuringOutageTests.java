@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 26, item 4 (hygiene), on a three-member ensemble: a waiter that gives up during an outage
+ * Hygiene, on a three-member ensemble: a waiter that gives up during an outage
  * longer than Curator's retry budget, but within its session, leaves no watch behind. The
  * waiter's client talks to one follower only; the holder's to the other two. The follower
  * crashes while the waiter watches the holder's node; the waiter's wait runs out during the

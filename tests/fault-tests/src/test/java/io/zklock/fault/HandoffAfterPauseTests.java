@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 26, item 2 (safety, local handoff), on a three-member ensemble and real processes: a
+ * Safety of local handoff, on a three-member ensemble and real processes: a
  * chain of local handoffs must never hand out a token after its session may have ended. Contender
  * {@code c1} runs with local handoff on and bounds it never reaches ({@value #MAX_HANDOFFS}
  * handoffs, {@value #MAX_TIME_MINUTES} min), so its tokens written ahead stay in the chain. In each

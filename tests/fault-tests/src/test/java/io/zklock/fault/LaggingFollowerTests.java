@@ -41,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 20's liveness defect on a real three-member ensemble with a really lagging follower: the
+ * A liveness defect (a waiter stuck behind a lost create reply) on a real three-member ensemble with a really lagging follower: the
  * lock node's create is applied by the leader and the other follower; its reply is lost with the
  * connection ({@link ClientRoute}); the client reconnects to a follower whose link to the leader
  * keeps the leader's proposals and commits back ({@link LaggingLink}), so that follower has not

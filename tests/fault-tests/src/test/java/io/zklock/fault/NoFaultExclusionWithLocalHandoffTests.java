@@ -1,7 +1,7 @@
 package io.zklock.fault;
 
 /**
- * {@link NoFaultExclusionTests} with local handoff on in every contender (issue 23): each contender's engine
+ * {@link NoFaultExclusionTests} with local handoff on in every contender: each contender's engine
  * hands a held lock node to its own next waiter, at most 8 times and 100 ms per node.
  */
 class NoFaultExclusionWithLocalHandoffTests extends NoFaultExclusionTests {

@@ -42,7 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * deletion. Every {@value #GIVE_UP_EVERY}th attempt of a worker waits only a few milliseconds for
  * each lock and mostly gives up (in ZooKeeper's queue, or in a local handoff chain). Afterwards the
  * same checker judges the whole history: tokens unique and in real-time order, per lock path and
- * across the two (issue 26), no stale write accepted and no lost update on either counter, every
+ * across the two, no stale write accepted and no lost update on either counter, every
  * contender acquires both locks within two session timeouts of the last heal, nothing left
  * behind. Overlaps are reported, not judged (holders are paused on purpose). The contender slots
  * mix the call shapes: {@code c2} (and its replacements) runs {@code async} rounds, {@code c4}

@@ -1,7 +1,7 @@
 package io.zklock.fault;
 
 /**
- * {@link RandomizedFaultSoakTests} with local handoff on in every contender (issue 23): kills,
+ * {@link RandomizedFaultSoakTests} with local handoff on in every contender: kills,
  * pauses and partitions land in the middle of local chains. In the soak profile only, like its base.
  */
 class RandomizedFaultWithLocalHandoffSoakTests extends RandomizedFaultSoakTests {

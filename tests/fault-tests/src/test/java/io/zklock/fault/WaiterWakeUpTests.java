@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 26, item 1 (liveness), on a three-member ensemble: a waiter never loses its wake-up to
+ * Liveness, on a three-member ensemble: a waiter never loses its wake-up to
  * another waiter's clean-up, across engines that share one Curator client too, and a round whose
  * watch something else removed looks at the queue again; a round that watches its blocker again
  * (its socket closed, same session) never takes its own removal for another's, and leaves no watch. The holder's client talks to one member,

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The leadership scenarios of issue 22, on real ZooKeeper servers, run by a subclass per
+ * The leadership scenarios of Spring Integration's leader initiator, on real ZooKeeper servers, run by a subclass per
  * registry: instances with Spring Integration's {@code LockRegistryLeaderInitiator} (default
  * heartbeat 500 ms) over that registry; the leader's session expired at the server, the leader
  * partitioned from the server for two session timeouts then healed, and the leader's JVM

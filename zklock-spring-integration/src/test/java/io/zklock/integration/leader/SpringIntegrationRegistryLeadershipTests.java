@@ -7,7 +7,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The negative control of issue 22: Spring Integration's own {@code ZookeeperLockRegistry}
+ * The negative control of the leadership scenarios: Spring Integration's own {@code ZookeeperLockRegistry}
  * (7.0.5, Curator's {@code InterProcessMutex}) under {@code LockRegistryLeaderInitiator}. The
  * initiator revokes only when its heartbeat's re-entrant {@code tryLock} fails; the mutex
  * answers a re-entrant acquire from its thread data without asking ZooKeeper, and the

@@ -7,7 +7,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 22's leadership proof: Spring Integration's {@code LockRegistryLeaderInitiator} over
+ * The leadership proof: Spring Integration's {@code LockRegistryLeaderInitiator} over
  * {@link io.zklock.integration.ZkLockRegistry}. The stale leader's heartbeat {@code tryLock}
  * answers {@code false} once its hold is in doubt or lost, so it is revoked within one session
  * timeout of the fault (of SIGCONT for a frozen process), two instances never both believe they

@@ -62,7 +62,7 @@ public final class FaultLab implements AutoCloseable {
 	 * @param ensemble the ensemble, closed with the lab
 	 * @param sessionTimeout the contenders' session timeout
 	 * @param localHandoff whether the contenders' engines hand held lock nodes to their own
-	 * waiters (issue 23, {@code -Dzklock.fault.local-handoff=true} in each contender JVM), with the
+	 * waiters ({@code -Dzklock.fault.local-handoff=true} in each contender JVM), with the
 	 * suite's short bounds ({@link #SHORT_CHAINS})
 	 */
 	public FaultLab(String name, Ensemble ensemble, Duration sessionTimeout, boolean localHandoff) {
