@@ -35,8 +35,8 @@ import org.apache.zookeeper.Watcher;
  * {@link System#nanoTime()} (comparable with the driver's on Linux): {@code READY <pid>},
  * {@code GRANTED <token|->} and {@code REVOKED} (the library's callbacks, before they block),
  * {@code STOP} (the first failed check after passed ones), Curator's connection states
- * ({@code SUSPENDED}, {@code RECONNECTED}, {@code LOST}, …), {@code DISCONNECTED} (the ZooKeeper
- * client's event), {@code LEAVING} and {@code LEFT}, {@code JOINED}, {@code STATUS <leads> <token|->}.
+ * ({@code SUSPENDED}, {@code RECONNECTED}, {@code LOST}, …), {@code DISCONNECTED} and
+ * {@code SYNCCONNECTED} (the ZooKeeper client's events), {@code LEAVING} and {@code LEFT}, {@code JOINED}, {@code STATUS <leads> <token|->}.
  */
 public final class LeaderProcessMain {
 
@@ -73,12 +73,18 @@ public final class LeaderProcessMain {
 			.runSafeService(safeService)
 			.build();
 		client.getConnectionStateListenable().addListener((c, state) -> say(state.name()));
+		// the ZooKeeper client's own connection events, on its event thread: Curator counts the client
+		// (dis)connected from then on, and dispatches SUSPENDED and RECONNECTED later, on a thread of its own
 		client.getCuratorListenable().addListener((c, event) -> {
 			WatchedEvent watched = event.getWatchedEvent();
 			if (event.getType() == CuratorEventType.WATCHED && watched != null
-					&& watched.getType() == Watcher.Event.EventType.None
-					&& watched.getState() == Watcher.Event.KeeperState.Disconnected) {
-				say("DISCONNECTED");
+					&& watched.getType() == Watcher.Event.EventType.None) {
+				if (watched.getState() == Watcher.Event.KeeperState.Disconnected) {
+					say("DISCONNECTED");
+				}
+				else if (watched.getState() == Watcher.Event.KeeperState.SyncConnected) {
+					say("SYNCCONNECTED");
+				}
 			}
 		});
 		client.start();

@@ -276,8 +276,9 @@ final class LeaderRun implements AutoCloseable {
 	 * long its leader work ran on while its client knew it was suspended: from the client's
 	 * {@code Disconnected} (the ZooKeeper client raises it about 100 ms after the socket closed;
 	 * from the drop if the process printed none, its event thread being blocked) to its last passed
-	 * check before the first of its work stopping, its client reconnecting and {@code cap}. Then
-	 * waits, at most {@code recovery}, until one leader writes again.
+	 * check before the first of its work stopping, its client reconnecting ({@code SyncConnected}, or
+	 * Curator's {@code RECONNECTED}) and {@code cap}. Then waits, at most {@code recovery}, until one
+	 * leader writes again.
 	 */
 	LibraryFigures.Suspension drop(Duration cap, Duration recovery) throws Exception {
 		LeaderChild leader = awaitSoleLeader(recovery);
@@ -285,7 +286,7 @@ final class LeaderRun implements AutoCloseable {
 		int from = this.store.size();
 		long dropped = System.nanoTime();
 		proxyOf(leader).reset();
-		Optional<LeaderChild.Line> end = awaitAny(leader, mark, Set.of("STOP", "RECONNECTED"), cap);
+		Optional<LeaderChild.Line> end = awaitAny(leader, mark, Set.of("STOP", "RECONNECTED", "SYNCCONNECTED"), cap);
 		long until = end.map(LeaderChild.Line::nanos).orElse(dropped + cap.toNanos());
 		Optional<LeaderChild.Line> disconnected = leader.lines()
 			.stream()
