@@ -24,8 +24,8 @@ import org.apache.zookeeper.Watcher;
  * service: a Curator client (session timeout as given, no ensemble tracking), one candidacy of a
  * role through a {@link LeaderLibrary}, and leader work on a thread of its own that, over and over,
  * asks the library whether it may write ({@link Leadership#mayWrite()}) and if so writes to the
- * {@link LeaderStore} with the library's token and the check's stamp, then pauses 5 ms (1 ms
- * between failed checks).
+ * {@link LeaderStore} with the library's token and when the check began and returned, then pauses
+ * 5 ms (1 ms between failed checks).
  *
  * <p>
  * Usage: {@code LeaderProcessMain <library> <id> <connect-string> <session-ms> <store-port> <role>
@@ -144,15 +144,17 @@ public final class LeaderProcessMain {
 		try (LeaderStore.Connection store = new LeaderStore.Connection(storePort)) {
 			boolean passing = false;
 			while (true) {
+				long checking = System.nanoTime();
+				boolean leads = leadership.mayWrite();
 				long checked = System.nanoTime();
-				if (leadership.mayWrite()) {
+				if (leads) {
 					passing = true;
-					store.write(id, leadership.token(), checked);
+					store.write(id, leadership.token(), checking, checked);
 					Thread.sleep(PERIOD_MS);
 				}
 				else {
 					if (passing) {
-						say(checked, "STOP");
+						say(checking, "STOP");
 						passing = false;
 					}
 					Thread.sleep(1);

@@ -275,8 +275,8 @@ final class LeaderRun implements AutoCloseable {
 	 * Closes every connection of the sole leader to the members (the session kept) and measures how
 	 * long its leader work ran on while its client knew it was suspended: from the client's
 	 * {@code Disconnected} (the ZooKeeper client raises it about 100 ms after the socket closed;
-	 * from the drop if the process printed none, its event thread being blocked) to its last passed
-	 * check before the first of its work stopping, its client reconnecting ({@code SyncConnected}, or
+	 * from the drop if the process printed none, its event thread being blocked) to the return of
+	 * its last check that began and passed after it, before the first of its work stopping, its client reconnecting ({@code SyncConnected}, or
 	 * Curator's {@code RECONNECTED}) and {@code cap}. Then waits, at most {@code recovery}, until one
 	 * leader writes again.
 	 */
@@ -294,10 +294,13 @@ final class LeaderRun implements AutoCloseable {
 			.filter((line) -> line.word().equals("DISCONNECTED"))
 			.findFirst();
 		long suspended = disconnected.map(LeaderChild.Line::nanos).orElse(dropped);
+		// a check that began and returned within the suspension let leader work run while suspended;
+		// one that began before or returned after may have looked before or after it (a loaded
+		// machine can hold a thread between its stamp and its check)
 		OptionalLong lastPass = this.store.writesFrom(from)
 			.stream()
-			.filter((w) -> w.writer().equals(leader.id()) && w.checkNanos() >= suspended && w.checkNanos() <= until)
-			.mapToLong(LeaderStore.Write::checkNanos)
+			.filter((w) -> w.writer().equals(leader.id()) && w.checkNanos() >= suspended && w.checkedNanos() <= until)
+			.mapToLong(LeaderStore.Write::checkedNanos)
 			.max();
 		// ran through: leader work passed a check while suspended and did not stop before the reconnection
 		boolean ranThrough = lastPass.isPresent() && !(end.isPresent() && end.get().word().equals("STOP"));

@@ -18,9 +18,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * and remembers every request with who sent it and when the writer's check before it passed, so
  * that the driver can tell stale writes and two running leaders from it. A write without a token
  * cannot be checked and is accepted. One line per request over loopback TCP:
- * {@code WRITE <writer> <token | -> <check-nanos>}, answered {@code ACCEPTED} or {@code REFUSED}.
- * Unlike the pause test's store (scenario 13) it records the check's stamp, since here every
- * write follows a check of the library ("do I still lead?") whose time is the measure. Thread-safe.
+ * {@code WRITE <writer> <token | -> <check-start-nanos> <check-end-nanos>}, answered
+ * {@code ACCEPTED} or {@code REFUSED}. Unlike the pause test's store (scenario 13) it records when
+ * the check before the write began and returned, since here every write follows a check of the
+ * library ("do I still lead?") whose time is the measure. Thread-safe.
  */
 public final class LeaderStore implements AutoCloseable {
 
@@ -81,7 +82,8 @@ public final class LeaderStore implements AutoCloseable {
 			while ((line = in.readLine()) != null) {
 				String[] words = line.split(" ");
 				Long token = words[2].equals("-") ? null : Long.valueOf(words[2]);
-				out.println(write(words[1], token, Long.parseLong(words[3])) ? "ACCEPTED" : "REFUSED");
+				out.println(write(words[1], token, Long.parseLong(words[3]), Long.parseLong(words[4])) ? "ACCEPTED"
+						: "REFUSED");
 			}
 		}
 		catch (IOException ex) {
@@ -96,15 +98,16 @@ public final class LeaderStore implements AutoCloseable {
 	 * Writes as a writer.
 	 * @param writer who writes
 	 * @param token its token, or {@code null} for none
-	 * @param checkNanos when the writer's check before this write passed ({@link System#nanoTime()})
+	 * @param checkNanos when the writer's check before this write began ({@link System#nanoTime()})
+	 * @param checkedNanos when that check returned
 	 * @return whether the write was accepted
 	 */
-	synchronized boolean write(String writer, Long token, long checkNanos) {
+	synchronized boolean write(String writer, Long token, long checkNanos, long checkedNanos) {
 		boolean accepted = (token == null) || token >= this.highest;
 		if (accepted && token != null) {
 			this.highest = token;
 		}
-		this.writes.add(new Write(writer, token, checkNanos, System.nanoTime(), accepted));
+		this.writes.add(new Write(writer, token, checkNanos, checkedNanos, System.nanoTime(), accepted));
 		return accepted;
 	}
 
@@ -145,12 +148,13 @@ public final class LeaderStore implements AutoCloseable {
 	 * One write request.
 	 * @param writer who wrote (a leader process's id)
 	 * @param token its token, or {@code null}
-	 * @param checkNanos when its check before the write passed ({@link System#nanoTime()}, comparable
-	 * across the processes of one machine on Linux)
+	 * @param checkNanos when its check before the write began ({@link System#nanoTime()}, comparable
+	 * across the processes of one machine on Linux): the check ran as leader no earlier
+	 * @param checkedNanos when that check returned, that it may write: no later
 	 * @param nanos when the store decided it
 	 * @param accepted whether the store took it
 	 */
-	public record Write(String writer, Long token, long checkNanos, long nanos, boolean accepted) {
+	public record Write(String writer, Long token, long checkNanos, long checkedNanos, long nanos, boolean accepted) {
 	}
 
 	/** A connection to a store from a leader process. Not thread-safe. */
@@ -170,8 +174,9 @@ public final class LeaderStore implements AutoCloseable {
 		}
 
 		/** Writes; {@code true} if accepted. */
-		boolean write(String writer, Long token, long checkNanos) throws IOException {
-			this.out.println("WRITE " + writer + " " + ((token == null) ? "-" : token.toString()) + " " + checkNanos);
+		boolean write(String writer, Long token, long checkNanos, long checkedNanos) throws IOException {
+			this.out.println("WRITE " + writer + " " + ((token == null) ? "-" : token.toString()) + " " + checkNanos
+					+ " " + checkedNanos);
 			String answer = this.in.readLine();
 			if (answer == null) {
 				throw new IOException("The leader store closed the connection");

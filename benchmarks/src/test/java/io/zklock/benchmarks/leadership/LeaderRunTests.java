@@ -20,13 +20,13 @@ class LeaderRunTests {
 
 	@Test
 	void shouldCountTheResumedLeadersChecksAndWritesAfterItsSuccessorBegan() {
-		List<Write> writes = List.of(new Write("c1", 10L, 0, 1 * MS, true),
+		List<Write> writes = List.of(new Write("c1", 10L, 0, 0, 1 * MS, true),
 				// frozen from 5 ms to 4,005 ms; c2 leads from 2,000 ms
-				new Write("c2", 20L, 2_000 * MS, 2_001 * MS, true),
-				new Write("c2", 20L, 2_005 * MS, 2_006 * MS, true),
+				new Write("c2", 20L, 2_000 * MS, 2_000 * MS, 2_001 * MS, true),
+				new Write("c2", 20L, 2_005 * MS, 2_005 * MS, 2_006 * MS, true),
 				// c1 resumes at 4,005 ms: one write checked before the freeze, then two more checks
-				new Write("c1", 10L, 4 * MS, 4_006 * MS, false), new Write("c1", 10L, 4_010 * MS, 4_011 * MS, false),
-				new Write("c1", 10L, 4_205 * MS, 4_206 * MS, false));
+				new Write("c1", 10L, 4 * MS, 4 * MS, 4_006 * MS, false), new Write("c1", 10L, 4_010 * MS, 4_010 * MS, 4_011 * MS, false),
+				new Write("c1", 10L, 4_205 * MS, 4_205 * MS, 4_206 * MS, false));
 		LibraryFigures.StaleLeader figures = LeaderRun.staleLeader("c1", "c2", writes, Long.MAX_VALUE, 5 * MS,
 				4_005 * MS);
 		assertThat(figures.staleAccepted()).isZero();
@@ -38,9 +38,9 @@ class LeaderRunTests {
 
 	@Test
 	void shouldCountAWriteThatReachedTheStoreBeforeTheSuccessorsFirstOneAsStaleButAccepted() {
-		List<Write> writes = List.of(new Write("c1", 10L, 0, 1 * MS, true),
-				new Write("c1", 10L, 4 * MS, 2_100 * MS, true),
-				new Write("c2", 20L, 2_050 * MS, 2_200 * MS, true));
+		List<Write> writes = List.of(new Write("c1", 10L, 0, 0, 1 * MS, true),
+				new Write("c1", 10L, 4 * MS, 4 * MS, 2_100 * MS, true),
+				new Write("c2", 20L, 2_050 * MS, 2_050 * MS, 2_200 * MS, true));
 		// c2's grant callback ran at 2,000 ms, before its first check
 		LibraryFigures.StaleLeader figures = LeaderRun.staleLeader("c1", "c2", writes, 2_000 * MS, 5 * MS, 2_090 * MS);
 		assertThat(figures.staleAccepted()).isEqualTo(1);
@@ -50,9 +50,9 @@ class LeaderRunTests {
 
 	@Test
 	void shouldCountTheChecksOfALeaderThatRanOnWhileCutOff() {
-		List<Write> writes = List.of(new Write("c1", 10L, 1_000 * MS, 1_001 * MS, true),
-				new Write("c2", 20L, 2_000 * MS, 2_001 * MS, true),
-				new Write("c1", 10L, 2_050 * MS, 2_051 * MS, false));
+		List<Write> writes = List.of(new Write("c1", 10L, 1_000 * MS, 1_000 * MS, 1_001 * MS, true),
+				new Write("c2", 20L, 2_000 * MS, 2_000 * MS, 2_001 * MS, true),
+				new Write("c1", 10L, 2_050 * MS, 2_050 * MS, 2_051 * MS, false));
 		// cut off at 0: it could run all along
 		LibraryFigures.StaleLeader figures = LeaderRun.staleLeader("c1", "c2", writes, Long.MAX_VALUE, 0, 0);
 		assertThat(figures.staleRefused()).isEqualTo(1);

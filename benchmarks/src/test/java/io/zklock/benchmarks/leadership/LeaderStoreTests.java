@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Scenario 15's store, over its TCP protocol: a lower token is refused, an equal or higher one
  * accepted, a write without a token cannot be refused, and every request is kept with its writer
- * and the stamp of the check before it.
+ * and the stamps of the check before it (began, returned).
  */
 @Timeout(30)
 class LeaderStoreTests {
@@ -18,11 +18,11 @@ class LeaderStoreTests {
 		try (LeaderStore store = LeaderStore.start();
 				LeaderStore.Connection old = new LeaderStore.Connection(store.port());
 				LeaderStore.Connection next = new LeaderStore.Connection(store.port())) {
-			assertThat(old.write("c1", 10L, 100)).isTrue();
-			assertThat(next.write("c2", 12L, 200)).isTrue();
-			assertThat(old.write("c1", 10L, 300)).isFalse();
-			assertThat(next.write("c2", 12L, 400)).isTrue();
-			assertThat(old.write("c1", null, 500)).isTrue();
+			assertThat(old.write("c1", 10L, 100, 101)).isTrue();
+			assertThat(next.write("c2", 12L, 200, 201)).isTrue();
+			assertThat(old.write("c1", 10L, 300, 301)).isFalse();
+			assertThat(next.write("c2", 12L, 400, 401)).isTrue();
+			assertThat(old.write("c1", null, 500, 501)).isTrue();
 
 			assertThat(store.writes()).extracting(LeaderStore.Write::accepted)
 				.containsExactly(true, true, false, true, true);
@@ -30,6 +30,8 @@ class LeaderStoreTests {
 				.containsExactly("c1", "c2", "c1", "c2", "c1");
 			assertThat(store.writes()).extracting(LeaderStore.Write::checkNanos)
 				.containsExactly(100L, 200L, 300L, 400L, 500L);
+			assertThat(store.writes()).extracting(LeaderStore.Write::checkedNanos)
+				.containsExactly(101L, 201L, 301L, 401L, 501L);
 			assertThat(store.writesFrom(3)).extracting(LeaderStore.Write::checkNanos).containsExactly(400L, 500L);
 			assertThat(store.size()).isEqualTo(5);
 		}
