@@ -39,8 +39,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <li>The leader is killed ({@code SIGKILL}), three times: the next leader's first write comes
  * within T + 1 s.</li>
  * <li>The leader leaves gracefully ({@code Candidacy.leave()}: revoke, then delete the node) and
- * joins again at the back, {@value #HANDOVERS} times: from the start of the leave to the next
- * leader's first write, p99 within 100 ms.</li>
+ * joins again at the back, once per process (its first leave runs code its JVM has not run yet:
+ * within half the session timeout), then {@value #HANDOVERS} times: from the start of the leave
+ * to the next leader's first write, p99 within 100 ms.</li>
  * <li>The leader's connection drops (its socket closed, the session kept), {@value #DROPS} times
  * while its {@code onGranted} listener blocks for 60 s and {@value #DROPS} times while its
  * {@code onRevoked} listener does: from the suspension (the ZooKeeper client's
@@ -124,6 +125,14 @@ class LeaderHandoverTests {
 	void shouldHandTheRoleOverWithinOneHundredMillisecondsWhenTheLeaderLeaves() throws Exception {
 		Figures figures = new Figures("leader: graceful handover").ensemble(this.lab.ensemble().description());
 		try {
+			// each process's first leave runs code its JVM has not run yet: reported apart, bounded
+			// only by what makes it a handover (well within the session timeout, no expiry)
+			List<Long> first = new ArrayList<>();
+			for (int i = 0; i < this.lab.live().size(); i++) {
+				LeaderProcess leader = this.lab.awaitSoleLeader(Duration.ofSeconds(30));
+				first.add(LeaderFaults.handOver(this.lab, leader));
+				leader.join("");
+			}
 			List<Long> micros = new ArrayList<>();
 			for (int i = 0; i < HANDOVERS; i++) {
 				LeaderProcess leader = this.lab.awaitSoleLeader(Duration.ofSeconds(30));
@@ -133,7 +142,10 @@ class LeaderHandoverTests {
 			String load = LeaderLab.loadAverage();
 			figures.fault("leave").extra("handovers", micros.size())
 				.extra("leave → next leader's first write p50/p99/max ms", percentiles(micros))
+				.extra("each process's first leave ms", first.stream().map((us) -> us / 1000).toList())
 				.extra("load average", load);
+			assertThat(first).as("each process's first leave → next leader's first write (µs)")
+				.allSatisfy((us) -> assertThat(us).isLessThan(SESSION_TIMEOUT.toNanos() / 2_000));
 			assertThat(percentile(micros, 99) / 1000.0).as("leave → next leader's first write p99 (ms) of %s, load "
 					+ "average %s", percentiles(micros), load).isLessThanOrEqualTo(100);
 			this.lab.assertSoleLeaderFor(Duration.ofSeconds(1));
@@ -201,6 +213,7 @@ class LeaderHandoverTests {
 	void shouldKeepOneLeaderAndOneFencedWriterPerTermAndLeaveNothingBehind() {
 		Figures figures = new Figures("leader: handover tests, history and hygiene").ensemble(this.lab.ensemble().description());
 		try {
+			this.lab.awaitSoleLeader(Duration.ofSeconds(30));
 			this.lab.assertSoleLeaderFor(Duration.ofSeconds(1));
 			LeaderTimeline timeline = this.lab.timeline();
 			LeaderTimeline.StaleWrites stale = timeline.staleWrites(0, Long.MAX_VALUE);

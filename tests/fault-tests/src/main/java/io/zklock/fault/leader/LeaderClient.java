@@ -28,7 +28,7 @@ import org.apache.zookeeper.ZooKeeper;
  * {@link LeaderElection} with the given lease factor and handover timeout, whose candidate nodes
  * name this process ({@code fault-tests}, the process id as instance). Reports every connection
  * state to the {@link EventSink} ({@code conn <state>}), and the ZooKeeper client's own
- * {@code Disconnected} ({@code zk disconnected}).
+ * {@code Disconnected} and {@code SyncConnected} ({@code zk disconnected}, {@code zk syncconnected}).
  */
 final class LeaderClient implements AutoCloseable {
 
@@ -66,14 +66,19 @@ final class LeaderClient implements AutoCloseable {
 		this.client.getConnectionStateListenable()
 			.addListener((c, state) -> events.event("curator", "conn", state.name().toLowerCase(Locale.ROOT), "-", 0,
 					null));
-		// the ZooKeeper client's own word, on its event thread, when the connection went: the moment
-		// the Curator client stops counting as connected (its SUSPENDED is dispatched a little later)
+		// the ZooKeeper client's own word, on its event thread, when the connection went and came back:
+		// the moments the Curator client stops and starts again counting as connected (its SUSPENDED and
+		// RECONNECTED are dispatched later, on a thread of its own)
 		this.client.getCuratorListenable().addListener((c, event) -> {
 			WatchedEvent watched = event.getWatchedEvent();
 			if (event.getType() == CuratorEventType.WATCHED && watched != null
-					&& watched.getType() == Watcher.Event.EventType.None
-					&& watched.getState() == Watcher.Event.KeeperState.Disconnected) {
-				events.event("zookeeper", "zk", "disconnected", "-", 0, null);
+					&& watched.getType() == Watcher.Event.EventType.None) {
+				if (watched.getState() == Watcher.Event.KeeperState.Disconnected) {
+					events.event("zookeeper", "zk", "disconnected", "-", 0, null);
+				}
+				else if (watched.getState() == Watcher.Event.KeeperState.SyncConnected) {
+					events.event("zookeeper", "zk", "syncconnected", "-", 0, null);
+				}
 			}
 		});
 		this.client.start();

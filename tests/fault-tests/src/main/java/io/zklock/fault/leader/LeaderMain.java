@@ -40,8 +40,9 @@ import io.zklock.fault.contender.EventSink;
  * </ul>
  * History events, stamped with {@link System#nanoTime()}: {@code term granted|revoked} (from a
  * listener registered first, the reason as detail), {@code conn <state>} (Curator's connection
- * states), {@code zk disconnected} (the ZooKeeper client's event that the connection went, on its
- * event thread), and the work's {@code ok check} (stamped just before a check that passed),
+ * states), {@code zk disconnected} and {@code zk syncconnected} (the ZooKeeper client's events
+ * that the connection went and came back, on its event thread), and the work's {@code ok check}
+ * (stamped just before a check that passed, the stamp of its return as detail),
  * {@code ok|fail write} (the register's answer) and {@code info stopped} (the first check that
  * failed after passing ones).
  */

@@ -16,7 +16,8 @@ import io.zklock.leadership.Term;
  * term's token (the register key is the role, the value a sequence), then a pause of
  * {@code period}. The check is what {@link Gate} says; a unit whose check passes is recorded
  * as {@code ok check}, stamped <em>before</em> the check (so a process frozen between its stamp
- * and its check can only make the stamp earlier, never invent a late pass), and its write as
+ * and its check can only make the stamp earlier, never invent a late pass), with the moment the
+ * check returned as its detail (the check looked at the term within those two), and its write as
  * {@code ok write} or {@code fail write} with the register's answer. The first failing check
  * after passing ones is recorded as {@code info stopped}. While it does not lead it waits for a
  * term ({@link Candidacy#awaitTerm(Duration)}, woken at the grant).
@@ -101,7 +102,8 @@ final class LeaderWork {
 					continue;
 				}
 				long token = term.fencingToken();
-				this.events.event(checkedAt, "work", "ok", "check", role, token, null);
+				long returned = System.nanoTime();
+				this.events.event(checkedAt, "work", "ok", "check", role, token, Long.toString(returned));
 				working = token;
 				boolean accepted = register.write(role, token, ++sequence);
 				this.events.event("work", accepted ? "ok" : "fail", "write", role, token,

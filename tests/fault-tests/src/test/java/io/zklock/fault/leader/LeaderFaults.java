@@ -154,8 +154,9 @@ public final class LeaderFaults {
 	 *
 	 * @param noticedMicros from the drop (the socket closed) to the ZooKeeper client's
 	 * {@code Disconnected}, the suspension: the client notices at its next look at the socket
-	 * @param stoppedMicros from the suspension to the last check the leader work passed before the
-	 * client reconnected (0 if none passed after it): how long leader work ran on while suspended
+	 * @param stoppedMicros from the suspension to the return of the last check the leader work began
+	 * after it and passed before the client reconnected (0 if none): how long leader work ran on
+	 * while suspended
 	 * @param revocation how the term was revoked, as its work saw it ({@code CONNECTION_SUSPENDED},
 	 * or {@code LEASE_EXPIRED} if the lease ran out first), or {@code "-"}
 	 */
@@ -173,14 +174,15 @@ public final class LeaderFaults {
 			long dropped = leader.dropConnection();
 			Event disconnected = events.next(leader.id() + "'s Disconnected",
 					(e) -> e.process().equals(leader.id()) && e.is("zk", "disconnected"), Duration.ofSeconds(30));
+			// the client counts as connected again from its SyncConnected on (Curator's RECONNECTED follows)
 			Event reconnected = events.next(leader.id() + "'s reconnection",
-					(e) -> e.process().equals(leader.id()) && e.is("conn", "reconnected"), Duration.ofSeconds(30));
+					(e) -> e.process().equals(leader.id()) && e.is("zk", "syncconnected"), Duration.ofSeconds(30));
 			events.next(leader.id() + "'s leader work after the reconnection",
 					(e) -> e.process().equals(leader.id()) && e.is("ok", "check") && e.token() == token
 							&& e.nanos() > reconnected.nanos(),
 					Duration.ofSeconds(30));
 			List<Event> history = lab.history().snapshot();
-			long lastPass = LeaderTimeline.of(history, lab.role()).lastPass(token, disconnected.nanos(),
+			long lastPass = LeaderTimeline.of(history, lab.role()).lastPassWithin(token, disconnected.nanos(),
 					reconnected.nanos());
 			String revocation = history.stream()
 				.filter((e) -> e.process().equals(leader.id()) && e.is("info", "stopped") && e.nanos() >= dropped

@@ -67,10 +67,20 @@ public final class LeaderTimeline {
 			}
 			else if (e.is("ok", "check")) {
 				timeline.begun(e.token(), e.nanos(), e.process());
-				timeline.passes.add(new Pass(e.process(), e.token(), e.nanos()));
+				timeline.passes.add(new Pass(e.process(), e.token(), e.nanos(), returnedAt(e)));
 			}
 		}
 		return timeline;
+	}
+
+	/** When a passed check returned: its detail, or its stamp for a history without it. */
+	private static long returnedAt(Event check) {
+		try {
+			return Long.parseLong(check.detail());
+		}
+		catch (NumberFormatException ex) {
+			return check.nanos();
+		}
 	}
 
 	private void begun(long token, long nanos, String process) {
@@ -182,6 +192,21 @@ public final class LeaderTimeline {
 			.orElse(-1);
 	}
 
+	/**
+	 * The return of the last check of a term that began at or after {@code from} and returned at or
+	 * before {@code to}, passed: the term's leader work ran within {@code [from, to]} then. A check
+	 * that began before or returned after may have looked at the term outside (a loaded machine can
+	 * hold a thread between a stamp and the check).
+	 * @return its return's stamp, or -1 if none
+	 */
+	public long lastPassWithin(long token, long from, long to) {
+		return this.passes.stream()
+			.filter((p) -> p.token() == token && p.nanos() >= from && p.returned() <= to)
+			.mapToLong(Pass::returned)
+			.max()
+			.orElse(-1);
+	}
+
 	/** The first passed check of a term at or after {@code from}, or -1 if none. */
 	public long firstPass(long token, long from) {
 		return this.passes.stream()
@@ -201,8 +226,14 @@ public final class LeaderTimeline {
 		return List.copyOf(this.writes);
 	}
 
-	/** A passed check before a write: the process ran as leader of the term then. */
-	public record Pass(String process, long token, long nanos) {
+	/**
+	 * A passed check before a write: the process ran as leader of the term then.
+	 * @param process the process
+	 * @param token the term's token
+	 * @param nanos when the check began
+	 * @param returned when it returned
+	 */
+	public record Pass(String process, long token, long nanos, long returned) {
 
 	}
 
