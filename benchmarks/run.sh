@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Runs zklock's benchmarks: every scenario of issues 7, 14, 28 and 30 against zklock, Curator and
+# Runs zklock's benchmarks: every scenario of issues 7, 14, 28, 30 and 34 against zklock, Curator and
 # Spring Integration on a standalone ZooKeeper server process, an in-process one and a 3-member
-# ensemble with an observer, and (scenarios 9-13) against Redis (Redisson), etcd and Hazelcast.
+# ensemble with an observer, (scenarios 9-13) against Redis (Redisson), etcd and Hazelcast, and
+# (scenario 15) zklock's leadership against Curator's LeaderLatch and Spring Integration's LeaderInitiator.
 #
-#   benchmarks/run.sh                   full run (about 52 min on 2 busy cores, scenario 14 included): rewrites the generated
+#   benchmarks/run.sh                   full run (about 52 min on 2 busy cores, scenario 14 included, and about 15 min
+#                                       more for scenario 15): rewrites the generated
 #                                       block of benchmarks/RESULTS.md and benchmarks/results/*.png
 #   benchmarks/run.sh --quick           CI: a few seconds per scenario, output under
 #                                       benchmarks/target/quick-results; exits non-zero if a scenario crashes
@@ -11,7 +13,7 @@
 #                                       machine, against fixed bounds); exits 1 if one is out
 #   benchmarks/run.sh --server=process  some servers only (process | embedded | ensemble | both | all,
 #                                       or a list such as process,ensemble; default all)
-#   benchmarks/run.sh --scenarios=1,3   some scenarios only (1-14)
+#   benchmarks/run.sh --scenarios=1,3   some scenarios only (1-15)
 #
 # Needs a JDK 17+ (the Maven wrapper fetches Maven); scenario 8 also a JDK 21+ (see below); the
 # peers' servers, Debian's redis-server and etcd-server, which this script installs with apt-get

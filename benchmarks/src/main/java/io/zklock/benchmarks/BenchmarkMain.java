@@ -22,6 +22,7 @@ import io.zklock.benchmarks.report.ResultsFile;
 import io.zklock.benchmarks.scenarios.AnnotationScenario;
 import io.zklock.benchmarks.scenarios.GiveUpScenario;
 import io.zklock.benchmarks.scenarios.HotLockScenario;
+import io.zklock.benchmarks.scenarios.LeadershipScenario;
 import io.zklock.benchmarks.scenarios.ManyKeysScenario;
 import io.zklock.benchmarks.scenarios.MemoryScenario;
 import io.zklock.benchmarks.scenarios.PauseScenario;
@@ -46,7 +47,7 @@ public final class BenchmarkMain {
 			new HotLockScenario(), new SameJvmContentionScenario(), new ReadMostlyScenario(), new ManyKeysScenario(),
 			new MemoryScenario(), new VirtualThreadScenario(), new PeerUncontendedScenario(),
 			PeerContentionScenario.processes(), PeerContentionScenario.threads(), new PeerManyKeysScenario(),
-			new PauseScenario(), new GiveUpScenario());
+			new PauseScenario(), new GiveUpScenario(), new LeadershipScenario());
 
 	private BenchmarkMain() {
 	}

@@ -22,7 +22,7 @@ public record BenchmarkOptions(Scale scale, List<ServerKind> servers, Set<Intege
 		String command, boolean gate) {
 
 	/** The highest scenario number. */
-	public static final int LAST_SCENARIO = 14;
+	public static final int LAST_SCENARIO = 15;
 
 	/** The usage text. */
 	public static final String USAGE = """
@@ -32,7 +32,7 @@ public record BenchmarkOptions(Scale scale, List<ServerKind> servers, Set<Intege
 			                 fixed bounds; exits 1 if one is out (CI); writes to benchmarks/target/gate-results
 			  --server=      the ZooKeeper server(s): in-process, standalone child process, a 3-member
 			                 ensemble with an observer, both (process and embedded), or all (default)
-			  --scenarios=   only these scenario numbers (1-14); default all
+			  --scenarios=   only these scenario numbers (1-15); default all
 			  --output=DIR   where RESULTS.md and the charts go (full default: benchmarks/)""";
 
 	/**

@@ -38,8 +38,22 @@ public final class EventSink {
 	 * @param detail a word without spaces, or {@code null}
 	 */
 	public void event(String thread, String type, String f, String lockPath, long token, String detail) {
-		long now = System.nanoTime();
-		line("H " + now + " " + this.process + " " + thread + " " + type + " " + f + " " + lockPath + " " + token
+		event(System.nanoTime(), thread, type, f, lockPath, token, detail);
+	}
+
+	/**
+	 * Records one history event with a stamp taken earlier, such as the moment just before a check
+	 * whose outcome decides whether the event happened at all.
+	 * @param nanos the stamp, on {@link System#nanoTime()}
+	 * @param thread the worker
+	 * @param type the event's type
+	 * @param f the operation
+	 * @param lockPath the lock path or role
+	 * @param token the fencing token, {@code 0} if none
+	 * @param detail a word without spaces, or {@code null}
+	 */
+	public void event(long nanos, String thread, String type, String f, String lockPath, long token, String detail) {
+		line("H " + nanos + " " + this.process + " " + thread + " " + type + " " + f + " " + lockPath + " " + token
 				+ " " + word(detail));
 	}
 
