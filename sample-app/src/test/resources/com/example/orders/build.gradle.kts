@@ -6,7 +6,7 @@ repositories {
 }
 
 dependencies {
-    implementation(platform("io.zklock:zklock-dependencies:1.0.0-RC1"))
+    implementation(platform("io.zklock:zklock-dependencies:1.0.0"))
     // zklock, plus what its in-process ZooKeeper server needs for development;
     // zklock-spring-boot-starter alone is enough where you always use an ensemble
     implementation("io.zklock:zklock-spring-boot-starter-embedded")

@@ -1,3 +1,3 @@
 dependencies {
-    implementation("io.zklock:zklock-spring-boot-starter:1.0.0-RC1")
+    implementation("io.zklock:zklock-spring-boot-starter:1.0.0")
 }
