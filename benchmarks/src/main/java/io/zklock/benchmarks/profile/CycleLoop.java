@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.locks.LockSupport;
 
 import io.zklock.benchmarks.client.BaselineZklockClient;
 import io.zklock.benchmarks.client.Library;
@@ -21,6 +22,11 @@ import io.zklock.benchmarks.scenarios.InterleavedRun;
 import io.zklock.benchmarks.server.ServerCounters;
 import io.zklock.benchmarks.server.ThreadCpu;
 import io.zklock.benchmarks.server.ZooKeeperProcess;
+import io.zklock.lock.ExclusiveLockByCurator;
+import io.zklock.lock.LeakDetection;
+import io.zklock.lock.LocalHandoff;
+import io.zklock.lock.LockEngine;
+import io.zklock.lock.LockMode;
 
 /**
  * One library's uncontended cycle in a loop on one thread, for a profiler: nothing else runs in
@@ -37,7 +43,8 @@ import io.zklock.benchmarks.server.ZooKeeperProcess;
  *     io.zklock.benchmarks.profile.CycleLoop zklock 30
  * </pre>
  *
- * Arguments: the library ({@code zklock}, {@code curator}, {@code floor}, a rung of
+ * Arguments: the library ({@code zklock}, {@code zklock-nosites} (without recording where each
+ * lock was acquired), {@code curator}, {@code floor}, a rung of
  * {@link ProtocolLadder} such as {@code rung:curator_background}, or {@code baseline} with
  * {@code -Dbench.baseline=<zklock-core jar>}), the measured seconds, optionally a server's
  * connect string.
@@ -56,7 +63,7 @@ public final class CycleLoop {
 	 */
 	public static void main(String[] args) throws Exception {
 		if (args.length < 2) {
-			System.err.println("usage: CycleLoop zklock|curator|floor|rung:<rung>|baseline SECONDS [CONNECT_STRING]");
+			System.err.println("usage: CycleLoop zklock|zklock-nosites|curator|floor|rung:<rung>|baseline SECONDS [CONNECT_STRING]");
 			System.exit(2);
 		}
 		String library = args[0];
@@ -137,6 +144,30 @@ public final class CycleLoop {
 		}
 		ZkClient session = ZkClient.connect(connectString);
 		resources.add(session);
+		if (library.equals("zklock-nosites")) {
+			LockEngine engine = new LockEngine(session.curator(), root + "/zklock-nosites", new byte[0], LocalHandoff.off());
+			engine.setLeakDetection(new LeakDetection(false, null));
+			ExclusiveLockByCurator exclusive = new ExclusiveLockByCurator(engine);
+			resources.add(0, engine);
+			return new LockClient() {
+
+				@Override
+				public Held lock(String lockPath, LockMode mode) {
+					return exclusive.acquire(lockPath, mode)::release;
+				}
+
+				@Override
+				public Held lock(String lockPath, LockMode mode, Duration wait) {
+					return lock(lockPath, mode);
+				}
+
+				@Override
+				public String zooKeeperPath(String lockPath) {
+					return root + "/zklock-nosites/" + lockPath;
+				}
+
+			};
+		}
 		LockClient locks = library.equals("baseline") ? BaselineZklockClient.open(session, root)
 				: library.startsWith("rung:") ? ProtocolLadder.open(
 						ProtocolLadder.Rung.valueOf(library.substring("rung:".length()).toUpperCase(Locale.ROOT)), session,
@@ -155,6 +186,7 @@ public final class CycleLoop {
 		if (server != null) {
 			server.send("srst");
 		}
+		WakeUpProbe wakeUps = report ? WakeUpProbe.start() : null;
 		long calls = 0;
 		long start = System.nanoTime();
 		long end = start + window.toNanos();
@@ -167,7 +199,11 @@ public final class CycleLoop {
 			now = after;
 			calls++;
 		}
-		ThreadCpu.Usage threads = ThreadCpu.now().since(threadsBefore);
+		ThreadCpu threadsAfter = ThreadCpu.now();
+		ThreadCpu.Usage threads = threadsAfter.since(threadsBefore);
+		if (wakeUps != null) {
+			wakeUps.stop();
+		}
 		if (!report) {
 			return;
 		}
@@ -185,6 +221,75 @@ public final class CycleLoop {
 				(double) threads.allocatedBytes() / calls);
 		System.out.printf(Locale.ROOT, "  collector: %d collections, %d ms in the window%n", gcCount() - gcCount,
 				gcMillis() - gcMillis);
+		long counted = calls;
+		threadsAfter.byName(threadsBefore).forEach((name, nanos) -> {
+			if (nanos / 1e3 / counted >= 0.5) {
+				System.out.printf(Locale.ROOT, "  CPU of %-40s %6.1f µs per cycle%n", name, nanos / 1e3 / counted);
+			}
+		});
+		if (wakeUps != null) {
+			LatencySamples late = wakeUps.lateness();
+			System.out.printf(Locale.ROOT,
+					"  thread wake-up lateness on this machine (a probe thread parking %d µs, %,d times): p50 %.0f µs, "
+							+ "p90 %.0f, p99 %.0f, p99.9 %.0f, max %.0f%n",
+					WakeUpProbe.PARK_MICROS, wakeUps.count(), late.percentileMicros(50), late.percentileMicros(90),
+					late.percentileMicros(99), late.percentileMicros(99.9), late.percentileMicros(100));
+		}
+	}
+
+	/**
+	 * How late a thread wakes up on this machine while the loop runs: a daemon thread parks for
+	 * {@value #PARK_MICROS} µs again and again and records by how much each wake-up overshot. On a
+	 * machine with more runnable threads than cores, a woken thread waits for a core; every thread
+	 * hand-off of a cycle (the client's I/O thread waking the caller, the server's request
+	 * pipeline) pays that wait, which no library can avoid, only make rarer.
+	 */
+	private static final class WakeUpProbe {
+
+		static final long PARK_MICROS = 1000;
+
+		private final LatencySamples lateness = new LatencySamples();
+
+		private final Thread thread;
+
+		private volatile boolean running = true;
+
+		private WakeUpProbe() {
+			this.thread = new Thread(this::probe, "wake-up-probe");
+			this.thread.setDaemon(true);
+		}
+
+		static WakeUpProbe start() {
+			WakeUpProbe probe = new WakeUpProbe();
+			probe.thread.start();
+			return probe;
+		}
+
+		private void probe() {
+			long park = PARK_MICROS * 1000;
+			while (this.running) {
+				long before = System.nanoTime();
+				LockSupport.parkNanos(park);
+				long late = System.nanoTime() - before - park;
+				synchronized (this.lateness) {
+					this.lateness.add(Math.max(0, late));
+				}
+			}
+		}
+
+		void stop() throws InterruptedException {
+			this.running = false;
+			this.thread.join();
+		}
+
+		LatencySamples lateness() {
+			return this.lateness;
+		}
+
+		int count() {
+			return this.lateness.sorted().length;
+		}
+
 	}
 
 	/** The server's latency counters: every {@code mntr} key about latency. */

@@ -1,8 +1,10 @@
 package io.zklock.benchmarks.server;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The CPU time and allocated bytes of every live Java thread of this JVM at one moment, from
@@ -98,6 +100,33 @@ public final class ThreadCpu {
 			}
 		}
 		return new Usage(all, caller, allocated);
+	}
+
+	/**
+	 * The CPU time each thread used from an earlier snapshot to this one, added up by thread name
+	 * with its digits taken out (so {@code "main-SendThread(127.0.0.1:4711)"} and the same thread
+	 * of another client count together): which of a library's threads do its work.
+	 * @param before the earlier snapshot
+	 * @return nanoseconds by name, the caller's under {@code "(caller)"}
+	 */
+	public Map<String, Long> byName(ThreadCpu before) {
+		Map<String, Long> names = new TreeMap<>();
+		Map<Long, String> threadNames = new HashMap<>();
+		for (ThreadInfo info : THREADS.getThreadInfo(this.ids)) {
+			if (info != null) {
+				threadNames.put(info.getThreadId(), info.getThreadName().replaceAll("[0-9]+", "N"));
+			}
+		}
+		for (long id : this.ids) {
+			long[] now = this.byThread.get(id);
+			if (now == null) {
+				continue;
+			}
+			long cpu = Math.max(0, now[0] - before.byThread.getOrDefault(id, new long[2])[0]);
+			String name = (id == this.callerId) ? "(caller)" : threadNames.getOrDefault(id, "(ended)");
+			names.merge(name, cpu, Long::sum);
+		}
+		return names;
 	}
 
 	/**
