@@ -124,7 +124,8 @@ public final class InterleavedRun {
 				per(total[2], total[0]), total[0], samples.get(name).percentileMicros(50),
 				samples.get(name).percentileMicros(99), per(total[3], total[0]), per(total[4], total[0]) / 1e3,
 				per(total[5], total[0]) / 1e3, threadFigure(total[6], total[0]) / 1e3,
-				threadFigure(total[7], total[0]) / 1e3, threadFigure(total[8], total[0]))));
+				threadFigure(total[7], total[0]) / 1e3, threadFigure(total[8], total[0]),
+				samples.get(name).percentileMicros(25))));
 		return figures;
 	}
 
@@ -158,11 +159,13 @@ public final class InterleavedRun {
 	 * @param callerCpuMicrosPerCall the calling thread's CPU per call, in µs; NaN if unknown
 	 * @param allocatedBytesPerCall the bytes this JVM's Java threads allocated per call; NaN if
 	 * unknown
+	 * @param timedP25Micros the 25th percentile of the timed part, in µs (the calls that met no
+	 * wait for a core: what the path itself costs); NaN if untimed
 	 */
 	public record Figures(double perSecond, double requestsPerCall, long calls, double timedP50Micros,
 			double timedP99Micros, double commitsPerCall, double serverCpuMicrosPerCall,
 			double clientCpuMicrosPerCall, double threadsCpuMicrosPerCall, double callerCpuMicrosPerCall,
-			double allocatedBytesPerCall) {
+			double allocatedBytesPerCall, double timedP25Micros) {
 	}
 
 	/**
