@@ -14,6 +14,9 @@
 #   benchmarks/run.sh --server=process  some servers only (process | embedded | ensemble | both | all,
 #                                       or a list such as process,ensemble; default all)
 #   benchmarks/run.sh --scenarios=1,3   some scenarios only (1-15)
+#   BENCH_BASELINE=<zklock-core jar> benchmarks/run.sh --server=process --scenarios=9
+#                                       another build of zklock beside this one in scenario 9 and the
+#                                       gate (before/after in one interleaved run)
 #
 # Needs a JDK 17+ (the Maven wrapper fetches Maven); scenario 8 also a JDK 21+ (see below); the
 # peers' servers, Debian's redis-server and etcd-server, which this script installs with apt-get
@@ -87,4 +90,5 @@ mkdir -p benchmarks/target/tmp
 exec java -Xms1g -Xmx1g -XX:+UseG1GC -Djava.awt.headless=true -Djmh.ignoreLock=true \
 	-Djava.io.tmpdir="$root/benchmarks/target/tmp" -Dbench.vthreads.java="$vthreads_java" \
 	-Dbench.module=benchmarks -Dbench.command="benchmarks/run.sh${*:+ $*}" -Dbench.revision="$revision" \
+	-Dbench.baseline="${BENCH_BASELINE:-}" \
 	-cp "$classpath" io.zklock.benchmarks.BenchmarkMain "$@"

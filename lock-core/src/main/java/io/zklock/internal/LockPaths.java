@@ -77,13 +77,21 @@ public final class LockPaths {
 			throw invalid(lockPath, rootPath, "it is blank");
 		}
 		String relative = lockPath.startsWith("/") ? lockPath.substring(1) : lockPath;
-		for (String segment : relative.split("/", -1)) {
-			if (segment.isEmpty()) {
+		// each segment between slashes (a scan, not a split: this runs at every acquire)
+		int start = 0;
+		while (start <= relative.length()) {
+			int end = relative.indexOf('/', start);
+			if (end < 0) {
+				end = relative.length();
+			}
+			int length = end - start;
+			if (length == 0) {
 				throw invalid(lockPath, rootPath, "empty segment");
 			}
-			if (segment.equals(".") || segment.equals("..")) {
-				throw invalid(lockPath, rootPath, "segment '" + segment + "' is not allowed");
+			if (relative.charAt(start) == '.' && (length == 1 || (length == 2 && relative.charAt(start + 1) == '.'))) {
+				throw invalid(lockPath, rootPath, "segment '" + relative.substring(start, end) + "' is not allowed");
 			}
+			start = end + 1;
 		}
 		try {
 			PathUtils.validatePath("/" + relative);

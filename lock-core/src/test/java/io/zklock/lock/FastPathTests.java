@@ -19,6 +19,7 @@ import static io.zklock.lock.ZkTestSupport.awaitQueued;
 import static io.zklock.lock.ZkTestSupport.basePath;
 import static io.zklock.lock.ZkTestSupport.lockNodes;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -45,6 +46,90 @@ class FastPathTests extends ZkServerTest {
 		assertThat(record.count("send create")).isOne();
 		assertThat(record.count("send list")).as("the pipelined listing was used").isOne();
 		assertThat(lock.release()).isEqualTo(ReleaseResult.RELEASED);
+	}
+
+	@Test
+	void shouldHaveThePlatformCallerReadItsListingAndReleaseReplies() {
+		String path = "fast/caller-reads";
+		RecordingZooKeeper.Record record = new RecordingZooKeeper.Record(zkPath(path));
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(recordedClient(record), ROOT);
+		// the first acquire waits for the client's namespace, made on the engine's own thread
+		locks.acquire(path, LockMode.EXCLUSIVE).release();
+		record.events.clear();
+		record.listingsOnCaller.set(0);
+		record.releasesOnCaller.set(0);
+		record.releasesInBackground.set(0);
+
+		LockHandle lock = locks.acquire(path, LockMode.EXCLUSIVE);
+		assertThat(record.pipelined()).as("the caller's listing went out before the create's reply").isTrue();
+		assertThat(record.count("send list")).isOne();
+		assertThat(record.listingsOnCaller).as("a synchronous listing on the calling thread").hasValue(1);
+		assertThat(lock.release()).isEqualTo(ReleaseResult.RELEASED);
+		assertThat(record.releasesOnCaller).as("the release's multi, synchronous on the releasing thread").hasValue(1);
+		assertThat(record.releasesInBackground).hasValue(0);
+	}
+
+	@Test
+	void shouldKeepTheBackgroundListingForATimedAcquire() {
+		String path = "fast/timed";
+		RecordingZooKeeper.Record record = new RecordingZooKeeper.Record(zkPath(path));
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(recordedClient(record), ROOT);
+		locks.acquire(path, LockMode.EXCLUSIVE).release();
+		record.events.clear();
+		record.listingsOnCaller.set(0);
+
+		LockHandle lock = locks.tryAcquire(path, LockMode.EXCLUSIVE, Duration.ofSeconds(10)).orElseThrow();
+		assertThat(record.pipelined()).isTrue();
+		assertThat(record.count("send list")).isOne();
+		assertThat(record.listingsOnCaller).as("a synchronous call could not end at the deadline").hasValue(0);
+		assertThat(lock.release()).isEqualTo(ReleaseResult.RELEASED);
+	}
+
+	@Test
+	void shouldReleaseInTheBackgroundAndKeepTheFlagWhenTheThreadIsInterrupted() {
+		String path = "fast/interrupted-release";
+		RecordingZooKeeper.Record record = new RecordingZooKeeper.Record(zkPath(path));
+		CuratorFramework client = recordedClient(record);
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(client, ROOT);
+		locks.acquire(path, LockMode.EXCLUSIVE).release();
+		record.releasesOnCaller.set(0);
+		record.releasesInBackground.set(0);
+		LockHandle lock = locks.acquire(path, LockMode.EXCLUSIVE);
+
+		Thread.currentThread().interrupt();
+		ReleaseResult result;
+		try {
+			result = lock.release();
+		}
+		finally {
+			assertThat(Thread.interrupted()).as("the interrupt flag is kept").isTrue();
+		}
+		assertThat(result).as("an interrupted thread still waits for its release in the background").isEqualTo(ReleaseResult.RELEASED);
+		assertThat(record.releasesInBackground).hasValue(1);
+		assertThat(record.releasesOnCaller).hasValue(0);
+		assertThat(lockNodes(client, path)).isEmpty();
+	}
+
+	@Test
+	void shouldGiveUpAndDeleteTheNodeWhenInterruptedWhileReadingTheListing() throws Exception {
+		String path = "fast/interrupted-listing";
+		RecordingZooKeeper.Record record = new RecordingZooKeeper.Record(zkPath(path));
+		CuratorFramework client = recordedClient(record);
+		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(client, ROOT);
+		locks.acquire(path, LockMode.EXCLUSIVE).release();
+		record.holdListings.set(1);
+		Thread[] caller = new Thread[1];
+		Future<LockHandle> acquired = this.clients.background(() -> {
+			caller[0] = Thread.currentThread();
+			return locks.acquire(path, LockMode.EXCLUSIVE);
+		});
+		await().atMost(AWAIT).until(() -> record.events.contains("hold list"));
+		caller[0].interrupt();
+		assertThatThrownBy(() -> acquired.get(20, TimeUnit.SECONDS)).hasCauseInstanceOf(LockAcquisitionException.class)
+			.cause()
+			.hasMessageContaining("Interrupted");
+		await().atMost(AWAIT).until(() -> lockNodes(client, path).isEmpty());
+		record.listingGate.countDown();
 	}
 
 	@Test
@@ -115,6 +200,9 @@ class FastPathTests extends ZkServerTest {
 		ExclusiveLockByCurator locks = new ExclusiveLockByCurator(client, ROOT);
 		Future<LockHandle> waiter = this.clients.background(() -> locks.acquire(path, LockMode.EXCLUSIVE));
 		awaitQueued(client, path, 2);
+		// the waiter watches the holder's node: its read after the watch answered (else a release
+		// before the watch is a node gone before it was watched, which rightly costs a listing)
+		await().atMost(AWAIT).until(() -> record.events.contains("reply read"));
 		holder.release();
 		LockHandle lock = waiter.get(20, TimeUnit.SECONDS);
 		assertThat(record.count("send list")).as("granted on the holder's deletion, no second listing").isOne();

@@ -16,15 +16,19 @@ import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.admin.ZooKeeperAdmin;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Stat;
 
 /**
  * A ZooKeeper handle that records, for lock nodes and listings under one path, the order in
- * which the client sent its asynchronous creates and listings and received their replies
+ * which the client sent its creates and listings (asynchronous, or a listing the calling thread
+ * sends itself) and received their replies
  * ({@code "send create"}, {@code "reply create"}, {@code "send list"}, {@code "reply list"}), the
  * watches it set on lock nodes ({@code "send watch"}: {@code addWatch}, or {@code getData} with a
  * watcher), its reads of lock nodes without a watch ({@code "send read"}, {@code "reply read"})
@@ -70,6 +74,15 @@ final class RecordingZooKeeper {
 
 		/** Hold this many more listings back until {@link #listingGate} opens, as slow listings. */
 		final AtomicInteger holdListings = new AtomicInteger();
+
+		/** Listings of the lock path that the calling thread sent itself, as synchronous calls. */
+		final AtomicInteger listingsOnCaller = new AtomicInteger();
+
+		/** Releases ({@code multi} on a lock node) sent as synchronous calls by the releasing thread. */
+		final AtomicInteger releasesOnCaller = new AtomicInteger();
+
+		/** Releases ({@code multi} on a lock node) sent through the asynchronous API. */
+		final AtomicInteger releasesInBackground = new AtomicInteger();
 
 		/** Opens the listings held back ({@link #holdListingsAfterWatches}, {@link #holdListings}). */
 		final CountDownLatch listingGate = new CountDownLatch(1);
@@ -205,6 +218,69 @@ final class RecordingZooKeeper {
 				return;
 			}
 			list(path, watcher, cb, ctx);
+		}
+
+		/**
+		 * The listing the engine's calling thread sends itself (a synchronous call that asks for the
+		 * lock path's Stat, its fencing token's evidence), recorded and altered as the others; a
+		 * test's own listing through Curator (no Stat) is not the engine's and passes unrecorded.
+		 */
+		@Override
+		public List<String> getChildren(String path, Watcher watcher, Stat stat)
+				throws KeeperException, InterruptedException {
+			if (!path.equals(this.record.lockPath) || stat == null) {
+				return super.getChildren(path, watcher, stat);
+			}
+			this.record.events.add("send list");
+			this.record.listingsOnCaller.incrementAndGet();
+			if (this.record.holdsListing()) {
+				this.record.events.add("hold list");
+				this.record.listingGate.await(20, TimeUnit.SECONDS);
+			}
+			List<String> children = super.getChildren(path, watcher, stat);
+			this.record.events.add("reply list");
+			UnaryOperator<List<String>> rewrite = this.record.rewriteNextListing;
+			if (this.record.loseListings.getAndUpdate((n) -> Math.max(0, n - 1)) > 0) {
+				throw new KeeperException.ConnectionLossException();
+			}
+			if (rewrite != null) {
+				this.record.rewriteNextListing = null;
+				return rewrite.apply(children);
+			}
+			return children;
+		}
+
+		@Override
+		public List<OpResult> multi(Iterable<Op> ops) throws InterruptedException, KeeperException {
+			if (touchesLockNode(ops)) {
+				this.record.releasesOnCaller.incrementAndGet();
+			}
+			return super.multi(ops);
+		}
+
+		@Override
+		public void multi(Iterable<Op> ops, AsyncCallback.MultiCallback cb, Object ctx) {
+			if (touchesLockNode(ops)) {
+				this.record.releasesInBackground.incrementAndGet();
+			}
+			super.multi(ops, cb, ctx);
+		}
+
+		private boolean touchesLockNode(Iterable<Op> ops) {
+			for (Op op : ops) {
+				if (this.record.isLockNode(op.getPath())) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		@Override
+		public void delete(String path, int version) throws InterruptedException, KeeperException {
+			if (this.record.isLockNode(path)) {
+				this.record.events.add("send delete");
+			}
+			super.delete(path, version);
 		}
 
 		private void list(String path, Watcher watcher, AsyncCallback.Children2Callback cb, Object ctx) {

@@ -80,6 +80,22 @@ public record Target(String figure, double zklock, String peer, double peerValue
 	}
 
 	/**
+	 * A target on the ratio zklock/peer: at most {@code maximum}.
+	 * @param figure what is compared
+	 * @param zklock zklock's figure
+	 * @param peer the peer's name
+	 * @param peerValue the peer's figure
+	 * @param decimals the decimals of the figures
+	 * @param maximum the highest ratio that meets the target
+	 * @return the target
+	 */
+	public static Target ratioAtMost(String figure, double zklock, String peer, double peerValue, int decimals,
+			double maximum) {
+		return new Target(figure, zklock, peer, peerValue, decimals,
+				String.format(Locale.ROOT, "≤ %.2f× %s", maximum, peer), zklock / peerValue <= maximum);
+	}
+
+	/**
 	 * A target on zklock's own figure: at most {@code maximum} (rounded to {@code decimals}).
 	 * @param figure what is compared
 	 * @param zklock zklock's figure

@@ -8,6 +8,7 @@ import java.util.Map;
 import io.zklock.benchmarks.load.LatencySamples;
 import io.zklock.benchmarks.server.ProcessCpu;
 import io.zklock.benchmarks.server.RequestCounter;
+import io.zklock.benchmarks.server.ThreadCpu;
 import io.zklock.benchmarks.server.ZooKeeperServer;
 
 /**
@@ -16,8 +17,10 @@ import io.zklock.benchmarks.server.ZooKeeperServer;
  * Whatever else slows the machine down in the meantime hits every variant alike, so the
  * ratios between them hold even on a noisy machine. The server's request counter is read
  * around every slice, so requests per call are exact; so are its writes and its CPU time, and
- * this JVM's. The first round is a warm-up and is
- * not counted. A {@link TimedCall} also reports the time of a part of each call (such as the
+ * this JVM's: the whole process's, and each Java thread's ({@link ThreadCpu}), so that the CPU and
+ * the heap a slice's library used (the calling thread and the library's own threads; the other
+ * libraries' threads are idle meanwhile) are told apart from the garbage collector's and the
+ * JIT's. The first round is a warm-up and is not counted. A {@link TimedCall} also reports the time of a part of each call (such as the
  * acquire of an acquire + release cycle), whose median and 99th percentile are kept.
  */
 public final class InterleavedRun {
@@ -78,7 +81,7 @@ public final class InterleavedRun {
 		Map<String, long[]> totals = new LinkedHashMap<>();
 		Map<String, LatencySamples> samples = new LinkedHashMap<>();
 		names.forEach((name) -> {
-			totals.put(name, new long[6]);
+			totals.put(name, new long[9]);
 			samples.put(name, new LatencySamples());
 		});
 		for (int round = 0; round <= this.rounds; round++) {
@@ -88,6 +91,7 @@ public final class InterleavedRun {
 				LatencySamples timed = (round > 0) ? samples.get(name) : new LatencySamples();
 				RequestCounter.Reading before = variant.counter().read();
 				long clientCpu = ProcessCpu.self();
+				ThreadCpu threadsBefore = ThreadCpu.now();
 				long calls = 0;
 				long start = System.nanoTime();
 				long end = start + this.slice.toNanos();
@@ -98,6 +102,7 @@ public final class InterleavedRun {
 					now = System.nanoTime();
 				}
 				while (now - end < 0);
+				ThreadCpu.Usage threads = ThreadCpu.now().since(threadsBefore);
 				clientCpu = ProcessCpu.self() - clientCpu;
 				RequestCounter.Reading after = variant.counter().read();
 				if (round > 0) {
@@ -108,6 +113,9 @@ public final class InterleavedRun {
 					total[3] = add(total[3], after.commitsSince(before));
 					total[4] = add(total[4], after.serverCpuNanosSince(before));
 					total[5] = add(total[5], clientCpu);
+					total[6] += threads.threadsCpuNanos();
+					total[7] += threads.callerCpuNanos();
+					total[8] += threads.allocatedBytes();
 				}
 			}
 		}
@@ -115,7 +123,9 @@ public final class InterleavedRun {
 		totals.forEach((name, total) -> figures.put(name, new Figures(total[0] / (total[1] / 1e9),
 				per(total[2], total[0]), total[0], samples.get(name).percentileMicros(50),
 				samples.get(name).percentileMicros(99), per(total[3], total[0]), per(total[4], total[0]) / 1e3,
-				per(total[5], total[0]) / 1e3)));
+				per(total[5], total[0]) / 1e3, threadFigure(total[6], total[0]) / 1e3,
+				threadFigure(total[7], total[0]) / 1e3, threadFigure(total[8], total[0]),
+				samples.get(name).percentileMicros(25))));
 		return figures;
 	}
 
@@ -128,6 +138,10 @@ public final class InterleavedRun {
 		return (total < 0) ? Double.NaN : (double) total / calls;
 	}
 
+	private static double threadFigure(long total, long calls) {
+		return ThreadCpu.supported() ? per(total, calls) : Double.NaN;
+	}
+
 	/**
 	 * One variant's figures over all counted rounds.
 	 * @param perSecond calls per second while it ran
@@ -138,11 +152,20 @@ public final class InterleavedRun {
 	 * @param commitsPerCall writes the server committed per call; NaN if it cannot count them
 	 * @param serverCpuMicrosPerCall the server's CPU per call, in µs; NaN if unknown
 	 * @param clientCpuMicrosPerCall this JVM's CPU per call (the client, and anything else the
-	 * JVM runs meanwhile), in µs
+	 * JVM runs meanwhile: its garbage collector, its JIT), in µs
+	 * @param threadsCpuMicrosPerCall the CPU per call of this JVM's Java threads: the calling
+	 * thread and the library's own threads (the other libraries' are idle meanwhile), without the
+	 * garbage collector and the JIT, in µs; NaN if the JVM does not count per thread
+	 * @param callerCpuMicrosPerCall the calling thread's CPU per call, in µs; NaN if unknown
+	 * @param allocatedBytesPerCall the bytes this JVM's Java threads allocated per call; NaN if
+	 * unknown
+	 * @param timedP25Micros the 25th percentile of the timed part, in µs (the calls that met no
+	 * wait for a core: what the path itself costs); NaN if untimed
 	 */
 	public record Figures(double perSecond, double requestsPerCall, long calls, double timedP50Micros,
 			double timedP99Micros, double commitsPerCall, double serverCpuMicrosPerCall,
-			double clientCpuMicrosPerCall) {
+			double clientCpuMicrosPerCall, double threadsCpuMicrosPerCall, double callerCpuMicrosPerCall,
+			double allocatedBytesPerCall, double timedP25Micros) {
 	}
 
 	/**

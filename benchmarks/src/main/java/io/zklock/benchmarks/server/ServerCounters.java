@@ -181,6 +181,17 @@ public final class ServerCounters implements RequestCounter {
 		return mntr();
 	}
 
+	/**
+	 * Sends a four-letter word to the first member and returns its reply.
+	 * @param word such as {@code "srvr"}, or {@code "srst"} to reset the server's statistics
+	 * (its latency counters and packet counts: a window's counts are then its own)
+	 * @return the reply
+	 * @throws IOException if the server does not answer
+	 */
+	public String send(String word) throws IOException {
+		return send(this.ports.get(0), word);
+	}
+
 	private String send(int member, String word) throws IOException {
 		try {
 			return FourLetterWordMain.send4LetterWord(this.host, member, word, false, TIMEOUT_MS);

@@ -33,6 +33,16 @@ class TargetTests {
 	}
 
 	@Test
+	void shouldBoundARatioToAnotherColumnFromAbove() {
+		Target target = Target.ratioAtMost("µs/cycle", 460, "protocol floor", 400, 0, 1.15);
+
+		assertThat(target.met()).isTrue();
+		assertThat(Target.ratioAtMost("µs/cycle", 461, "protocol floor", 400, 0, 1.15).met()).isFalse();
+		assertThat(target.toMarkdownRow())
+			.isEqualTo("| µs/cycle | 460 | protocol floor | 400 | 1.15 | ≤ 1.15× protocol floor | yes |");
+	}
+
+	@Test
 	void shouldRenderARowWithTheRatioAndTheVerdict() {
 		assertThat(Target.ratioAtLeast("handoffs/s", 4600, 3600, 0, 1.25).toMarkdownRow())
 			.isEqualTo("| handoffs/s | 4,600 | Curator | 3,600 | 1.28 | ≥ 1.25× Curator | yes |");

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Timeout;
 
 import io.zklock.benchmarks.client.Library;
 import io.zklock.benchmarks.client.LockClient;
+import io.zklock.benchmarks.client.ProtocolFloorClient;
+import io.zklock.benchmarks.client.ProtocolLadder;
 import io.zklock.benchmarks.client.ZkClient;
 import io.zklock.benchmarks.server.InProcessZooKeeper;
 import io.zklock.lock.LockMode;
@@ -67,6 +69,55 @@ class InterleavedRunTests {
 		finally {
 			sessions.values().forEach(ZkClient::close);
 		}
+	}
+
+	@Test
+	void shouldCountTheFloorsTwoWritesAndEachRungOfTheLadder() throws Exception {
+		Map<String, InterleavedRun.Call> variants = new LinkedHashMap<>();
+		try (ProtocolFloorClient floor = ProtocolFloorClient.connect(server.connectString(), "/test/floor");
+				ZkClient session = ZkClient.connect(server.connectString())) {
+			variants.put("floor", () -> floor.lock("solo", LockMode.EXCLUSIVE).unlock());
+			for (ProtocolLadder.Rung rung : ProtocolLadder.Rung.values()) {
+				ProtocolLadder steps = ProtocolLadder.open(rung, session, "/test/ladder");
+				variants.put(rung.name(), () -> steps.lock("solo", LockMode.EXCLUSIVE).unlock());
+			}
+
+			Map<String, InterleavedRun.Figures> figures = new InterleavedRun(server, 2, Duration.ofMillis(50))
+				.run(variants);
+
+			assertThat(figures.get("floor").requestsPerCall()).isEqualTo(2.0);
+			assertThat(figures.get("floor").commitsPerCall()).isEqualTo(2.0);
+			assertThat(figures.get(ProtocolLadder.Rung.ASYNC.name()).requestsPerCall()).isEqualTo(2.0);
+			for (ProtocolLadder.Rung rung : ProtocolLadder.Rung.values()) {
+				if (rung != ProtocolLadder.Rung.ASYNC) {
+					assertThat(figures.get(rung.name()).requestsPerCall()).as(rung.name()).isEqualTo(3.0);
+					assertThat(figures.get(rung.name()).commitsPerCall()).as(rung.name()).isEqualTo(2.0);
+				}
+			}
+			assertThat(session.curator().getChildren().forPath("/test/floor/floor/solo")).isEmpty();
+		}
+	}
+
+	@Test
+	void shouldTellTheCallersCpuAndAllocationsFromTheOtherThreads() throws Exception {
+		Map<String, InterleavedRun.Call> variants = new LinkedHashMap<>();
+		Object[] sink = new Object[1];
+		variants.put("busy caller", () -> {
+			long end = System.nanoTime() + 200_000;
+			while (System.nanoTime() < end) {
+				sink[0] = new byte[64];
+			}
+		});
+		variants.put("idle caller", () -> Thread.sleep(1));
+
+		Map<String, InterleavedRun.Figures> figures = new InterleavedRun(server, 2, Duration.ofMillis(50))
+			.run(variants);
+
+		InterleavedRun.Figures busy = figures.get("busy caller");
+		assertThat(busy.callerCpuMicrosPerCall()).isPositive();
+		assertThat(busy.threadsCpuMicrosPerCall()).isGreaterThanOrEqualTo(busy.callerCpuMicrosPerCall());
+		assertThat(busy.allocatedBytesPerCall()).isGreaterThan(64);
+		assertThat(figures.get("idle caller").callerCpuMicrosPerCall()).isLessThan(busy.callerCpuMicrosPerCall());
 	}
 
 	@Test

@@ -26,7 +26,10 @@ import org.jspecify.annotations.Nullable;
  * waiting (<em>pipelined acquire</em>): ZooKeeper applies a session's requests in order and
  * parks a read behind the session's pending writes (ZOOKEEPER-2024), so that listing is taken
  * after the create. It is used only if it contains our node; otherwise (not connected, Curator
- * re-queued a call, the parent was missing) the path is listed again once the create returned.</li>
+ * re-queued a call, the parent was missing) the path is listed again once the create returned.
+ * A platform thread sends that listing itself and reads its reply ({@link #listOnCaller()}),
+ * one thread hand-off less than a reply through the event thread (docs/lock-protocol.md, "Who
+ * waits for a reply").</li>
  * <li>If nothing blocks us we hold the lock; otherwise watch only the blocking node
  * ({@link BlockerWatch}), and wait.</li>
  * <li>When that node is deleted, and it was the only node blocking us in our last listing, and
@@ -76,6 +79,12 @@ final class AcquireAttempt {
 	/** The current round has sent nothing yet, or must look again, once connected. */
 	private boolean waitingForConnection;
 
+	/** While {@link #start(boolean)} runs: whether the caller sends the first round's listing itself. */
+	private boolean callerLists;
+
+	/** The round whose pipelined listing the caller is to send ({@link #listOnCaller()}), if any. */
+	private @Nullable Round listingForCaller;
+
 	/**
 	 * @param deadline the acquire's own deadline: a round that finds the lock busy after it
 	 * passed gives up at once (a zero wait still completes its create and listing)
@@ -105,8 +114,46 @@ final class AcquireAttempt {
 		}
 	}
 
-	void start() {
-		locked(this::newRound);
+	/**
+	 * Starts the first round: sends its create and, unless {@code callerLists}, the listing behind
+	 * it.
+	 * @param callerLists whether the calling thread sends the listing itself right after, with
+	 * {@link #listOnCaller()}
+	 */
+	void start(boolean callerLists) {
+		locked(() -> {
+			this.callerLists = callerLists;
+			try {
+				newRound();
+			}
+			finally {
+				this.callerLists = false;
+			}
+		});
+	}
+
+	/**
+	 * On the thread that started the attempt, right after {@link #start(boolean) start(true)}:
+	 * sends the first round's pipelined listing as a synchronous call, so that the reply comes
+	 * straight from the client's I/O thread, and hands it to the round (which decides once its
+	 * create's reply has come too). Does nothing if the round sent no create (not connected) or
+	 * is over already.
+	 */
+	void listOnCaller() {
+		Round round;
+		this.lock.lock();
+		try {
+			round = this.listingForCaller;
+			this.listingForCaller = null;
+			if (round == null || !isCurrent(round)) {
+				return;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		Listing listing = this.calls.listOnCaller();
+		ifCurrentRun(round, () -> round.onPipelinedListing(listing));
 	}
 
 	/**
@@ -342,7 +389,7 @@ final class AcquireAttempt {
 
 		private boolean awaitingPipelinedListing;
 
-		private @Nullable CuratorEvent pipelined;
+		private @Nullable Listing pipelined;
 
 		/** The fencing token of the grant: the zxid of its evidence (docs/lock-protocol.md). */
 		private long fencingToken;
@@ -378,8 +425,14 @@ final class AcquireAttempt {
 			this.createInFlight = true;
 			this.awaitingPipelinedListing = AcquireAttempt.this.queue.isConnected();
 			AcquireAttempt.this.send(() -> AcquireAttempt.this.calls.create((client, event) -> AcquireAttempt.this.locked(() -> onCreated(event))));
-			if (this.awaitingPipelinedListing) {
-				AcquireAttempt.this.send(() -> AcquireAttempt.this.calls.list(ifCurrent(this::onPipelinedListing)));
+			if (this.awaitingPipelinedListing && !AcquireAttempt.this.done) {
+				if (AcquireAttempt.this.callerLists) {
+					AcquireAttempt.this.listingForCaller = this;
+				}
+				else {
+					AcquireAttempt.this.send(() -> AcquireAttempt.this.calls
+						.list(ifCurrent((event) -> onPipelinedListing(Listing.of(event)))));
+				}
 			}
 		}
 
@@ -470,9 +523,9 @@ final class AcquireAttempt {
 			}
 		}
 
-		private void onPipelinedListing(CuratorEvent event) {
+		private void onPipelinedListing(Listing listing) {
 			this.awaitingPipelinedListing = false;
-			this.pipelined = event;
+			this.pipelined = listing;
 			if (this.ourStat != null) {
 				evaluateOrList();
 			}
@@ -480,9 +533,9 @@ final class AcquireAttempt {
 
 		/** Decides from the pipelined listing if it contains our node; else lists again. */
 		private void evaluateOrList() {
-			CuratorEvent listing = this.pipelined;
-			if (listing != null && LockNodeCalls.isOk(listing) && listing.getChildren().contains(ourName())) {
-				evaluate(listing.getChildren(), listing.getStat());
+			Listing listing = this.pipelined;
+			if (listing != null && listing.isOk() && listing.children().contains(ourName())) {
+				evaluate(listing.children(), Objects.requireNonNull(listing.stat(), "a listing that succeeded has a Stat"));
 			}
 			else {
 				list();

@@ -2,10 +2,12 @@ package io.zklock.lock.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import io.zklock.lock.ReleaseResult;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.Op;
 
 /**
  * The release of an exclusive ({@code EXCLUSIVE} or {@code WRITE}) lock node after holding:
@@ -14,8 +16,9 @@ import org.apache.curator.framework.CuratorFramework;
  * after holding, so that it holds the lock without listing ({@link HandoffWatch};
  * docs/lock-protocol.md, "Handoff without a listing"). Only a node that was granted is released
  * this way; every other node goes with a plain delete ({@link NodeDeletion}). Like a plain
- * release, it waits for the reply only while connected; a transaction that fails for the
- * connection's sake hands the node to Curator's guaranteed delete.
+ * release, it waits for the reply only while connected, on a platform thread in a synchronous
+ * call ({@link NodeDeletion#onCaller}); a transaction that fails for the connection's sake hands
+ * the node to Curator's guaranteed delete.
  */
 final class HandoffRelease {
 
@@ -34,6 +37,10 @@ final class HandoffRelease {
 	static ReleaseResult release(CuratorFramework client, SessionGuard guard, String nodePath) {
 		if (!guard.isConnected()) {
 			return NodeDeletion.delete(client, guard, nodePath);
+		}
+		if (CallerThread.mayWaitForReplies()) {
+			return NodeDeletion.onCaller(client, nodePath, (zooKeeper, path) -> zooKeeper
+				.multi(List.of(Op.setData(path, RELEASED, -1), Op.delete(path, -1))));
 		}
 		CompletableFuture<ReleaseResult> reply = new CompletableFuture<>();
 		try {

@@ -54,22 +54,20 @@ final class HoldBoundTimer implements AutoCloseable {
 	 */
 	HoldHandle watch(HoldHandle handle, LockHold hold, LockRequest request, @Nullable Duration leakThreshold) {
 		Duration bound = request.maxHold().orElse(null);
+		Duration due = (bound != null) ? bound : leakThreshold;
+		if (due == null) {
+			return handle;
+		}
 		// the check waits on this timer's queue, which the engine keeps: it must not keep the
 		// handle reachable, or a handle dropped unreleased is reported only once it is due
 		WeakReference<HoldHandle> weakHandle = new WeakReference<>(handle);
 		Runnable report;
-		Duration due;
 		if (bound != null) {
 			HoldExceededReaction reaction = request.holdExceededReaction().orElse(null);
 			report = () -> this.breach.report(weakHandle.get(), hold, bound, reaction);
-			due = bound;
-		}
-		else if (leakThreshold != null) {
-			report = () -> this.breach.reportLongHold(weakHandle.get(), hold, leakThreshold);
-			due = leakThreshold;
 		}
 		else {
-			return handle;
+			report = () -> this.breach.reportLongHold(weakHandle.get(), hold, due);
 		}
 		ScheduledFuture<?> check;
 		try {

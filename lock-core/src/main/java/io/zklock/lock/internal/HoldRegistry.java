@@ -3,7 +3,6 @@ package io.zklock.lock.internal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -24,8 +23,12 @@ final class HoldRegistry {
 
 	private final ConcurrentMap<ThreadKey, LockHold> threadOwned = new ConcurrentHashMap<>();
 
-	/** Every hold, by lock path: who holds a lock path in this engine. */
-	private final ConcurrentMap<String, Set<LockHold>> byPath = new ConcurrentHashMap<>();
+	/**
+	 * Every hold, by lock path: who holds a lock path in this engine. Each value is an immutable
+	 * list, replaced whole under the map's lock for its key: a lock path has one hold or a few, so
+	 * a copy is cheaper than a set made and dropped at every grant of an uncontended lock.
+	 */
+	private final ConcurrentMap<String, List<LockHold>> byPath = new ConcurrentHashMap<>();
 
 	HoldRegistry(SessionGuard guard) {
 		this.guard = guard;
@@ -33,6 +36,9 @@ final class HoldRegistry {
 
 	/** The current thread's thread-owned hold on {@code lockPath}, or {@code null}. */
 	@Nullable LockHold threadHold(String lockPath) {
+		if (this.threadOwned.isEmpty()) {
+			return null;
+		}
 		return this.threadOwned.get(new ThreadKey(Thread.currentThread(), lockPath));
 	}
 
@@ -48,7 +54,7 @@ final class HoldRegistry {
 		if (key != null) {
 			this.threadOwned.put(key, hold);
 		}
-		this.byPath.computeIfAbsent(hold.lockPath(), (path) -> ConcurrentHashMap.newKeySet()).add(hold);
+		this.byPath.compute(hold.lockPath(), (path, holds) -> with(holds, hold));
 		if (this.guard.register(hold, decidedAt)) {
 			return true;
 		}
@@ -77,15 +83,37 @@ final class HoldRegistry {
 
 	/** The holds of {@code lockPath} in this engine now (a snapshot). */
 	List<LockHold> holdsOf(String lockPath) {
-		Set<LockHold> holds = this.byPath.get(lockPath);
-		return (holds != null) ? List.copyOf(holds) : List.of();
+		List<LockHold> holds = this.byPath.get(lockPath);
+		return (holds != null) ? holds : List.of();
 	}
 
 	private void forget(LockHold hold) {
-		this.byPath.computeIfPresent(hold.lockPath(), (path, holds) -> {
-			holds.remove(hold);
-			return holds.isEmpty() ? null : holds;
-		});
+		this.byPath.computeIfPresent(hold.lockPath(), (path, holds) -> without(holds, hold));
+	}
+
+	private static List<LockHold> with(@Nullable List<LockHold> holds, LockHold hold) {
+		if (holds == null) {
+			return List.of(hold);
+		}
+		if (holds.contains(hold)) {
+			return holds;
+		}
+		List<LockHold> more = new ArrayList<>(holds.size() + 1);
+		more.addAll(holds);
+		more.add(hold);
+		return List.copyOf(more);
+	}
+
+	private static @Nullable List<LockHold> without(List<LockHold> holds, LockHold hold) {
+		if (!holds.contains(hold)) {
+			return holds;
+		}
+		if (holds.size() == 1) {
+			return null;
+		}
+		List<LockHold> fewer = new ArrayList<>(holds);
+		fewer.remove(hold);
+		return List.copyOf(fewer);
 	}
 
 	/** The holds no code can release any more ({@link LockHold#isAbandoned()}), oldest first. */

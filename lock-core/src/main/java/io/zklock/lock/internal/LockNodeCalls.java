@@ -1,5 +1,7 @@
 package io.zklock.lock.internal;
 
+import java.util.List;
+
 import io.zklock.lock.LockMode;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.BackgroundCallback;
@@ -87,6 +89,34 @@ final class LockNodeCalls {
 	/** Lists the lock path, without a watch. */
 	void list(BackgroundCallback reply) throws Exception {
 		this.client.getChildren().inBackground(reply).forPath(this.basePath);
+	}
+
+	/**
+	 * Lists the lock path, without a watch, with a synchronous call on the client's current
+	 * ZooKeeper handle: the same request as {@link #list}, whose reply the client's I/O thread
+	 * hands straight to the calling thread (docs/lock-protocol.md, "Who waits for a reply"). For
+	 * a platform thread only ({@link CallerThread}).
+	 * @return the reply; a failure or an interrupt (whose flag is set again) as a failed listing
+	 */
+	Listing listOnCaller() {
+		try {
+			Stat stat = new Stat();
+			List<String> children = this.client.getZookeeperClient()
+				.getZooKeeper()
+				.getChildren(ZKPaths.fixForNamespace(this.client.getNamespace(), this.basePath), false, stat);
+			return new Listing(KeeperException.Code.OK.intValue(), children, stat);
+		}
+		catch (KeeperException ex) {
+			return Listing.failed(ex.code());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return Listing.failed(KeeperException.Code.CONNECTIONLOSS);
+		}
+		catch (Exception ex) {
+			// the client is closing, say: the round lists again in the background, which fails as it should
+			return Listing.failed(KeeperException.Code.SYSTEMERROR);
+		}
 	}
 
 	/** Reads a node's Stat. */

@@ -14,8 +14,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The ZooKeeper side of locking for one client: queues lock nodes ({@link AcquireAttempt}) and
  * deletes them. Callers park on {@code java.util.concurrent} primitives while ZooKeeper calls
- * run in Curator's background, so a waiting virtual thread never pins its carrier.
- * Thread-safe.
+ * run in Curator's background, so a waiting virtual thread never pins its carrier; on a platform
+ * thread the ordinary cycle's listing and release are synchronous calls whose replies the client's
+ * I/O thread hands to the caller directly ({@link CallerThread}). Thread-safe.
  */
 final class LockNodeQueue {
 
@@ -76,7 +77,13 @@ final class LockNodeQueue {
 		boolean interrupted = false;
 		GrantedNode granted = null;
 		try {
-			attempt.start();
+			// a platform thread without a deadline reads the pipelined listing's reply itself; a
+			// synchronous call cannot end at a deadline (docs/lock-protocol.md, "Who waits for a reply")
+			boolean callerLists = deadline.isInfinite() && this.waiters.isConnected() && CallerThread.mayWaitForReplies();
+			attempt.start(callerLists);
+			if (callerLists) {
+				attempt.listOnCaller();
+			}
 			while (true) {
 				try {
 					granted = await(attempt, deadline);

@@ -8,7 +8,9 @@ import java.util.concurrent.TimeoutException;
 
 import io.zklock.lock.ReleaseResult;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * retries run out, Curator's failed-delete manager keeps trying while the client runs, and the
  * node dies with its session anyway. A caller waits for the reply only while connected, and
  * stops waiting as soon as the connection is suspended or lost, so a release never blocks the
- * business thread on an unreachable ensemble.
+ * business thread on an unreachable ensemble. A platform thread sends the write itself, as a
+ * synchronous call ({@link #onCaller}).
  */
 final class NodeDeletion {
 
@@ -34,6 +37,9 @@ final class NodeDeletion {
 			deleteInBackground(client, nodePath, null);
 			return ReleaseResult.CLEANUP_PENDING;
 		}
+		if (CallerThread.mayWaitForReplies()) {
+			return onCaller(client, nodePath, (zooKeeper, path) -> zooKeeper.delete(path, -1));
+		}
 		CompletableFuture<ReleaseResult> reply = new CompletableFuture<>();
 		try {
 			client.delete().guaranteed().inBackground((c, event) -> reply.complete(resultOf(event.getResultCode())))
@@ -45,6 +51,43 @@ final class NodeDeletion {
 		ReleaseResult result = awaitWhileConnected(reply, guard,
 				Duration.ofMillis(client.getZookeeperClient().getConnectionTimeoutMs()), ReleaseResult.CLEANUP_PENDING);
 		return (result != null) ? result : ReleaseResult.CLEANUP_PENDING;
+	}
+
+	/**
+	 * Sends a released node's write as a synchronous call on the client's current ZooKeeper handle,
+	 * whose reply the client's I/O thread hands straight to the calling (platform) thread; the
+	 * client fails it with CONNECTIONLOSS the moment its connection drops (docs/lock-protocol.md,
+	 * "Who waits for a reply").
+	 * @param write the write, given the handle and the node's path in the client's namespace
+	 * @return {@link ReleaseResult#RELEASED}, {@link ReleaseResult#LOST} on NoNode, or
+	 * {@link ReleaseResult#CLEANUP_PENDING} once any other outcome, an interrupt (whose flag is
+	 * set again) included, handed the node to Curator's guaranteed delete
+	 */
+	static ReleaseResult onCaller(CuratorFramework client, String nodePath, Write write) {
+		try {
+			write.send(client.getZookeeperClient().getZooKeeper(),
+					ZKPaths.fixForNamespace(client.getNamespace(), nodePath));
+			return ReleaseResult.RELEASED;
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return ReleaseResult.LOST;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (Exception ex) {
+			// the connection's sake, or the client is closing: the guaranteed delete takes over below
+		}
+		deleteInBackground(client, nodePath, null);
+		return ReleaseResult.CLEANUP_PENDING;
+	}
+
+	/** A release's write on a ZooKeeper handle. */
+	@FunctionalInterface
+	interface Write {
+
+		void send(ZooKeeper zooKeeper, String path) throws Exception;
+
 	}
 
 	/**

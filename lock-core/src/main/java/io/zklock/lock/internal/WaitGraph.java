@@ -86,6 +86,10 @@ final class WaitGraph {
 	 * waiting thread once.
 	 */
 	private @Nullable Cycle cycleFrom(Wait first) {
+		if (this.holds.holdsOf(first.target.lockPath()).isEmpty()) {
+			// nothing of this process holds the lock path: no edge leaves this wait
+			return null;
+		}
 		List<Edge> path = new ArrayList<>();
 		if (search(first, first.thread, path, new HashSet<>(), true)) {
 			return new Cycle(List.copyOf(path));
