@@ -20,7 +20,7 @@ import org.apache.zookeeper.Watcher;
 
 /**
  * One leader of scenario 15, in a JVM of its own so that the driver can freeze it
- * ({@code SIGSTOP}), kill it ({@code SIGKILL}) or cut it off (its {@link LeaderProxy}) like a real
+ * ({@code SIGSTOP}), kill it ({@code SIGKILL}) or cut it off (its {@code BlackHoleProxy}) like a real
  * service: a Curator client (session timeout as given, no ensemble tracking), one candidacy of a
  * role through a {@link LeaderLibrary}, and leader work on a thread of its own that, over and over,
  * asks the library whether it may write ({@link Leadership#mayWrite()}) and if so writes to the

@@ -13,9 +13,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
+import io.zklock.fixtures.BlackHoleProxy;
+
 /**
  * Three leader processes of one {@link LeaderLibrary} on the scenario's servers, each behind its
- * own {@link LeaderProxy}, writing to one {@link LeaderStore}, and the faults scenario 15 injects
+ * own {@link BlackHoleProxy}, writing to one {@link LeaderStore}, and the faults scenario 15 injects
  * on the leader, each measured from the store's records (who wrote, with which token, when its
  * check passed, when the store decided) and the processes' stamped lines. Not thread-safe.
  *
@@ -46,7 +48,7 @@ final class LeaderRun implements AutoCloseable {
 
 	private final LeaderStore store;
 
-	private final Map<String, LeaderProxy> proxies = new LinkedHashMap<>();
+	private final Map<String, BlackHoleProxy> proxies = new LinkedHashMap<>();
 
 	private final Map<String, LeaderChild> children = new LinkedHashMap<>();
 
@@ -87,9 +89,9 @@ final class LeaderRun implements AutoCloseable {
 
 	private LeaderChild start(String id) throws Exception {
 		String base = id.split("#")[0];
-		LeaderProxy proxy;
+		BlackHoleProxy proxy;
 		synchronized (this.proxies) {
-			proxy = this.proxies.computeIfAbsent(base, (b) -> new LeaderProxy(b, this.servers.clientPorts()));
+			proxy = this.proxies.computeIfAbsent(base, (b) -> new BlackHoleProxy(b, this.servers.clientPorts()));
 		}
 		LeaderChild child = LeaderChild.start(this.library, id, proxy.connectString(), this.sessionTimeout,
 				this.store.port(), this.role, this.block);
@@ -105,7 +107,7 @@ final class LeaderRun implements AutoCloseable {
 		}
 	}
 
-	private LeaderProxy proxyOf(LeaderChild child) {
+	private BlackHoleProxy proxyOf(LeaderChild child) {
 		synchronized (this.proxies) {
 			return this.proxies.get(child.id().split("#")[0]);
 		}
@@ -364,7 +366,7 @@ final class LeaderRun implements AutoCloseable {
 		}
 		all.forEach(LeaderChild::close);
 		synchronized (this.proxies) {
-			this.proxies.values().forEach(LeaderProxy::close);
+			this.proxies.values().forEach(BlackHoleProxy::close);
 		}
 		this.store.close();
 	}

@@ -64,6 +64,14 @@ public final class EnsembleProbe {
 
 	/** Every node under the lock root (lock nodes and their container parents), as full paths. */
 	public static List<String> nodesUnderLockRoot(Ensemble ensemble) throws Exception {
+		return nodesUnder(ensemble, LOCK_ROOT);
+	}
+
+	/**
+	 * Every node under {@code root}, as full paths, read through a probe client of the running,
+	 * unpaused members after a {@code sync}; none when {@code root} does not exist.
+	 */
+	public static List<String> nodesUnder(Ensemble ensemble, String root) throws Exception {
 		String connectString = IntStream.range(0, ensemble.size())
 			.filter((m) -> ensemble.isRunning(m) && !ensemble.isPaused(m))
 			.mapToObj((m) -> "127.0.0.1:" + ensemble.clientPorts().get(m))
@@ -84,7 +92,7 @@ public final class EnsembleProbe {
 			// the member the probe reads from catches up with the leader first
 			probe.sync().forPath("/");
 			List<String> nodes = new ArrayList<>();
-			collect(probe, LOCK_ROOT, nodes);
+			collect(probe, root, nodes);
 			return nodes;
 		}
 		finally {

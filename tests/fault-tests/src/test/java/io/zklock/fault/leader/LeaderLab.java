@@ -6,23 +6,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 import io.zklock.fault.ensemble.Ensemble;
+import io.zklock.fault.ensemble.EnsembleProbe;
 import io.zklock.fault.harness.FaultLab;
 import io.zklock.fault.history.Event;
 import io.zklock.fault.history.History;
 import io.zklock.fault.register.FencedRegister;
 import io.zklock.fixtures.BlackHoleProxy;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryNTimes;
-import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.KeeperException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -236,48 +227,7 @@ public final class LeaderLab implements AutoCloseable {
 	}
 
 	private List<String> nodesUnderLeadersRoot() throws Exception {
-		Ensemble ensemble = this.lab.ensemble();
-		String connectString = IntStream.range(0, ensemble.size())
-			.filter((m) -> ensemble.isRunning(m) && !ensemble.isPaused(m))
-			.mapToObj((m) -> "127.0.0.1:" + ensemble.clientPorts().get(m))
-			.collect(Collectors.joining(","));
-		ExecutorService safeService = Executors.newSingleThreadExecutor();
-		CuratorFramework probe = CuratorFrameworkFactory.builder()
-			.connectString(connectString)
-			.sessionTimeoutMs(10_000)
-			.connectionTimeoutMs(5_000)
-			.retryPolicy(new RetryNTimes(5, 200))
-			.runSafeService(safeService)
-			.build();
-		try {
-			probe.start();
-			if (!probe.blockUntilConnected(20, TimeUnit.SECONDS)) {
-				throw new IllegalStateException("Probe could not connect to " + connectString);
-			}
-			probe.sync().forPath("/");
-			List<String> nodes = new ArrayList<>();
-			collect(probe, LEADERS_ROOT, nodes);
-			return nodes;
-		}
-		finally {
-			probe.close();
-			safeService.shutdownNow();
-		}
-	}
-
-	private static void collect(CuratorFramework probe, String path, List<String> nodes) throws Exception {
-		List<String> children;
-		try {
-			children = probe.getChildren().forPath(path);
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return;
-		}
-		for (String child : children) {
-			String childPath = ZKPaths.makePath(path, child);
-			nodes.add(childPath);
-			collect(probe, childPath, nodes);
-		}
+		return EnsembleProbe.nodesUnder(this.lab.ensemble(), LEADERS_ROOT);
 	}
 
 	@Override
