@@ -14,7 +14,7 @@ import io.zklock.leadership.Term;
 /**
  * The health check of this instance's candidacies, one per role, free of Spring Boot types so that
  * the health contributors of both Boot lines share it ({@code LeadershipHealthContributor} on Boot 4,
- * {@link LeadershipBoot3HealthContributor} on Boot 3.5).
+ * {@link io.zklock.health.LeadershipBoot3HealthContributor} on Boot 3.5).
  * <ul>
  * <li>{@code UP} for a leader, a follower, and a candidacy that stood down (such as while the
  * application's readiness refuses traffic): each is what it should be, and a follower is a healthy
