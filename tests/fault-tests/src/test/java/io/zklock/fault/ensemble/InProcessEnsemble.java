@@ -59,11 +59,15 @@ public final class InProcessEnsemble implements Ensemble {
 	 */
 	static List<InstanceSpec> specs(int size, Map<String, Object> extraProperties) {
 		List<InstanceSpec> specs = new ArrayList<>();
+		// client, quorum and election ports below the ephemeral range: a member that restarts binds its
+		// ports again, and a client connection must not have taken one meanwhile (ListenPorts)
+		int[] ports = ListenPorts.below(3 * size);
 		for (int member = 0; member < size; member++) {
 			Map<String, Object> properties = new HashMap<>(Map.of("4lw.commands.whitelist", "*", "maxSessionTimeout",
 					"60000", "clientPortAddress", "127.0.0.1"));
 			properties.putAll(extraProperties);
-			specs.add(new InstanceSpec(null, -1, -1, -1, true, member + 1, 200, -1, properties, "127.0.0.1"));
+			specs.add(new InstanceSpec(null, ports[3 * member], ports[3 * member + 1], ports[3 * member + 2], true,
+					member + 1, 200, -1, properties, "127.0.0.1"));
 		}
 		return specs;
 	}

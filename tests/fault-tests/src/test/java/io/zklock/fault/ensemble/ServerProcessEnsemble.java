@@ -2,8 +2,6 @@ package io.zklock.fault.ensemble;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,7 +52,7 @@ public final class ServerProcessEnsemble implements Ensemble {
 		this.processes = new Process[size];
 		this.paused = new boolean[size];
 		deleteRecursively(dir);
-		int[] ports = freePorts(3 * size);
+		int[] ports = ListenPorts.below(3 * size);
 		StringBuilder servers = new StringBuilder();
 		for (int i = 0; i < size; i++) {
 			this.clientPorts.add(ports[3 * i]);
@@ -186,24 +184,6 @@ public final class ServerProcessEnsemble implements Ensemble {
 			}
 		}
 		Arrays.fill(this.paused, false);
-	}
-
-	private static int[] freePorts(int count) throws IOException {
-		List<ServerSocket> sockets = new ArrayList<>();
-		try {
-			int[] ports = new int[count];
-			for (int i = 0; i < count; i++) {
-				ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-				sockets.add(socket);
-				ports[i] = socket.getLocalPort();
-			}
-			return ports;
-		}
-		finally {
-			for (ServerSocket socket : sockets) {
-				socket.close();
-			}
-		}
 	}
 
 	private static void deleteRecursively(Path dir) {
