@@ -48,7 +48,7 @@ class NullSafetyTests {
 					.forEach(packages::add);
 			}
 		}
-		assertThat(packages).hasSize(30);
+		assertThat(packages).hasSize(32);
 		for (Path dir : packages) {
 			Path packageInfo = dir.resolve("package-info.java");
 			assertThat(packageInfo).as("package-info of %s", BUILD.relativize(dir)).exists();
