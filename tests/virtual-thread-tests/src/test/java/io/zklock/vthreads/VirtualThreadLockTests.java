@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -203,7 +204,7 @@ class VirtualThreadLockTests {
 	 * loaded and the paths' CONTAINER parents exist (the reaper leaves them for 60 s) before the
 	 * measured run, as on a lock path in use.
 	 */
-	private void warmUp() {
+	private void warmUp() throws Exception {
 		for (ExclusiveLockByCurator api : this.locks) {
 			for (int path = 0; path < PATHS; path++) {
 				String lockPath = "hot/" + path;
@@ -212,6 +213,26 @@ class VirtualThreadLockTests {
 					api.acquireDistributedLock(lockPath);
 					api.releaseDistributedLock(lockPath);
 				}
+			}
+		}
+		// a release with waiters queued (one of this engine, one of another) takes the handoff paths, whose
+		// Curator classes (transactions) must load here: loading a class pins a virtual thread's carrier
+		for (int i = 0; i < this.locks.size(); i++) {
+			ExclusiveLockByCurator api = this.locks.get(i);
+			ExclusiveLockByCurator other = this.locks.get((i + 1) % this.locks.size());
+			LockHandle held = api.tryAcquire("hot/0", WAIT).orElseThrow();
+			ExecutorService waiters = Executors.newFixedThreadPool(2);
+			try {
+				Future<?> local = waiters.submit(() -> api.tryAcquire("hot/0", WAIT).orElseThrow().release());
+				Future<?> remote = waiters.submit(() -> other.tryAcquire("hot/0", WAIT).orElseThrow().release());
+				await().atMost(WAIT)
+					.until(() -> children(this.clients.get(0), ZKPaths.makePath(ROOT, "hot/0")).size() >= 2);
+				held.release();
+				local.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+				remote.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+			}
+			finally {
+				waiters.shutdownNow();
 			}
 		}
 	}
