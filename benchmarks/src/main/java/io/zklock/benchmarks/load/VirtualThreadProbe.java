@@ -154,25 +154,34 @@ public final class VirtualThreadProbe {
 	}
 
 	/**
-	 * Every client locks every path a few times alone, then with a few platform threads at once,
-	 * so that the contended path (watches, wake-ups) has run and its classes are initialized:
-	 * a virtual thread that waits for another thread to initialize a class is pinned, even on
-	 * JDK 24+.
+	 * Every client locks every path a few times alone, then with a few threads at once, so that
+	 * the contended path (watches, wake-ups, releases with waiters queued) has run and its classes
+	 * are initialized; all of it first on platform threads, then on virtual threads. A virtual
+	 * thread that loads a class, or waits for another thread to initialize one, is pinned, even on
+	 * JDK 24+; and a library may take other calls on a virtual thread (zklock waits for its replies
+	 * through Curator's background calls there), whose classes only a virtual thread loads.
 	 */
 	private static void warmUp(List<Locker> lockers, int paths) throws Exception {
-		for (Locker locker : lockers) {
-			for (int path = 0; path < paths; path++) {
-				for (int i = 0; i < 5; i++) {
-					locker.lock("hot-" + path).unlock();
-				}
-			}
-		}
-		ExecutorService contenders = Executors.newFixedThreadPool(4);
+		warmUp(lockers, paths, Executors.newFixedThreadPool(4));
+		warmUp(lockers, paths, newVirtualThreadPerTaskExecutor());
+	}
+
+	private static void warmUp(List<Locker> lockers, int paths, ExecutorService threads) throws Exception {
 		try {
+			threads.submit(() -> {
+				for (Locker locker : lockers) {
+					for (int path = 0; path < paths; path++) {
+						for (int i = 0; i < 5; i++) {
+							locker.lock("hot-" + path).unlock();
+						}
+					}
+				}
+				return null;
+			}).get(2, TimeUnit.MINUTES);
 			List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
 			for (int t = 0; t < 4; t++) {
 				Locker locker = lockers.get(t % lockers.size());
-				futures.add(contenders.submit(() -> {
+				futures.add(threads.submit(() -> {
 					for (int i = 0; i < 20; i++) {
 						locker.lock("hot-0").unlock();
 					}
@@ -184,7 +193,7 @@ public final class VirtualThreadProbe {
 			}
 		}
 		finally {
-			contenders.shutdownNow();
+			threads.shutdownNow();
 		}
 	}
 

@@ -113,12 +113,13 @@ public final class VirtualThreadScenario implements Scenario {
 				+ "(zklock: call-owned `tryAcquire`; Curator: a new `InterProcessMutex` per acquire, since one instance "
 				+ "shared by thousands of threads wakes them all on every release, CURATOR-716), on the lock path "
 				+ "`hot-(n / %d) %% %d` of client n %% %d, on a fresh server of the same kind. Every client and path is "
-				+ "warmed up first. Wall time from the first start to the last thread's end; requests and watch "
+				+ "warmed up first, alone and contended, on platform threads and then on virtual threads (a virtual "
+				+ "thread takes other calls, whose classes only it loads). Wall time from the first start to the last thread's end; requests and watch "
 				+ "events from the server's counters over that time. With a few thousand lock nodes per path, every acquire's listing is long, so these "
 				+ "figures are far below scenario 3's. The console shows where each pinned event parked, with its "
 				+ "stack: on JDK 24+ a virtual thread is still pinned while a native frame is on its stack, for "
-				+ "example while it loads a class, so a library that loads classes lazily on its lock path (Curator's "
-				+ "watcher removal on release) may pin a few times on first use.", zklock.get("javaFeature"), java, zklock.get("parallelism"),
+				+ "example while it loads a class, so a library that loads classes lazily on its lock path may pin a "
+				+ "few times on first use, which the warm-up takes out of the measured run.", zklock.get("javaFeature"), java, zklock.get("parallelism"),
 				CLIENTS, PATHS, CLIENTS));
 		notes.forEach(table::note);
 		context.results().add(table);

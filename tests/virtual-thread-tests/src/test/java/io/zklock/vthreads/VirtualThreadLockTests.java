@@ -200,40 +200,52 @@ class VirtualThreadLockTests {
 	}
 
 	/**
-	 * A few cycles of every client on every hot lock path, on this platform thread: classes are
-	 * loaded and the paths' CONTAINER parents exist (the reaper leaves them for 60 s) before the
-	 * measured run, as on a lock path in use.
+	 * A few cycles of every client on every hot lock path, and a release with waiters queued,
+	 * first on platform threads, then on virtual threads: classes are loaded and the paths'
+	 * CONTAINER parents exist (the reaper leaves them for 60 s) before the measured run, as on a
+	 * lock path in use. Both kinds of thread are needed: a virtual thread waits for its replies
+	 * through Curator's background calls (a platform thread makes synchronous ones), and loading
+	 * those calls' classes on a virtual thread pins its carrier once, which must happen here, not
+	 * in the measured run.
 	 */
 	private void warmUp() throws Exception {
-		for (ExclusiveLockByCurator api : this.locks) {
-			for (int path = 0; path < PATHS; path++) {
-				String lockPath = "hot/" + path;
-				for (int i = 0; i < 5; i++) {
-					api.tryAcquire(lockPath, WAIT).orElseThrow().release();
-					api.acquireDistributedLock(lockPath);
-					api.releaseDistributedLock(lockPath);
+		warmUp(Executors.newFixedThreadPool(3));
+		warmUp(Executors.newVirtualThreadPerTaskExecutor());
+	}
+
+	private void warmUp(ExecutorService threads) throws Exception {
+		try {
+			threads.submit(() -> {
+				for (ExclusiveLockByCurator api : this.locks) {
+					for (int path = 0; path < PATHS; path++) {
+						String lockPath = "hot/" + path;
+						for (int i = 0; i < 5; i++) {
+							api.tryAcquire(lockPath, WAIT).orElseThrow().release();
+							api.acquireDistributedLock(lockPath);
+							api.releaseDistributedLock(lockPath);
+						}
+					}
 				}
-			}
-		}
-		// a release with waiters queued (one of this engine, one of another) takes the handoff paths, whose
-		// Curator classes (transactions) must load here: loading a class pins a virtual thread's carrier
-		for (int i = 0; i < this.locks.size(); i++) {
-			ExclusiveLockByCurator api = this.locks.get(i);
-			ExclusiveLockByCurator other = this.locks.get((i + 1) % this.locks.size());
-			LockHandle held = api.tryAcquire("hot/0", WAIT).orElseThrow();
-			ExecutorService waiters = Executors.newFixedThreadPool(2);
-			try {
-				Future<?> local = waiters.submit(() -> api.tryAcquire("hot/0", WAIT).orElseThrow().release());
-				Future<?> remote = waiters.submit(() -> other.tryAcquire("hot/0", WAIT).orElseThrow().release());
+				return null;
+			}).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+			// a release with waiters queued (one of this engine, one of another) takes the handoff paths,
+			// whose Curator classes (transactions) must load here
+			for (int i = 0; i < this.locks.size(); i++) {
+				ExclusiveLockByCurator api = this.locks.get(i);
+				ExclusiveLockByCurator other = this.locks.get((i + 1) % this.locks.size());
+				LockHandle held = threads.submit(() -> api.tryAcquire("hot/0", WAIT).orElseThrow())
+					.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+				Future<?> local = threads.submit(() -> api.tryAcquire("hot/0", WAIT).orElseThrow().release());
+				Future<?> remote = threads.submit(() -> other.tryAcquire("hot/0", WAIT).orElseThrow().release());
 				await().atMost(WAIT)
 					.until(() -> children(this.clients.get(0), ZKPaths.makePath(ROOT, "hot/0")).size() >= 2);
-				held.release();
+				threads.submit(held::release).get(WAIT.toSeconds(), TimeUnit.SECONDS);
 				local.get(WAIT.toSeconds(), TimeUnit.SECONDS);
 				remote.get(WAIT.toSeconds(), TimeUnit.SECONDS);
 			}
-			finally {
-				waiters.shutdownNow();
-			}
+		}
+		finally {
+			threads.shutdownNow();
 		}
 	}
 
