@@ -17,9 +17,7 @@ import io.zklock.annotation.support.ReactiveLockContextHolder;
 
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
-import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
-import org.springframework.core.BridgeMethodResolver;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 
@@ -41,8 +39,7 @@ public final class DisabledLockAdvisor extends AbstractPointcutAdvisor {
 
 		@Override
 		public boolean matches(Method method, Class<?> targetClass) {
-			Method specific = BridgeMethodResolver
-				.findBridgedMethod(AopUtils.getMostSpecificMethod(method, targetClass));
+			Method specific = SpecificMethods.of(method, targetClass);
 			return AnnotatedElementUtils.hasAnnotation(specific, DistributedLock.class)
 					|| AnnotatedElementUtils.hasAnnotation(specific, DistributedLocks.class)
 					|| AnnotatedElementUtils.hasAnnotation(specific, DistributedSemaphore.class);
@@ -63,11 +60,7 @@ public final class DisabledLockAdvisor extends AbstractPointcutAdvisor {
 	}
 
 	private static @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		Object target = invocation.getThis();
-		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target)
-				: invocation.getMethod().getDeclaringClass();
-		String method = LockedMethods.describe(
-				BridgeMethodResolver.findBridgedMethod(AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass)));
+		String method = LockedMethods.describe(SpecificMethods.of(invocation));
 		Object result;
 		LockContextHolder.enterUnlocked(method);
 		try {

@@ -14,8 +14,6 @@ import io.zklock.annotation.SkippedCall;
 import io.zklock.lock.HoldOwner;
 
 import org.springframework.aop.ProxyMethodInvocation;
-import org.springframework.aop.support.AopUtils;
-import org.springframework.core.BridgeMethodResolver;
 import org.springframework.core.KotlinDetector;
 
 /**
@@ -62,10 +60,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object target = invocation.getThis();
-		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target)
-				: invocation.getMethod().getDeclaringClass();
-		Method method = BridgeMethodResolver
-			.findBridgedMethod(AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass));
+		Method method = SpecificMethods.of(invocation);
 		Optional<GuardDefinition> found = this.definitions.find(method);
 		if (found.isEmpty()) {
 			return invocation.proceed();

@@ -5,9 +5,7 @@ import java.lang.reflect.Method;
 import io.zklock.annotation.DistributedLock;
 import io.zklock.annotation.DistributedSemaphore;
 
-import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
-import org.springframework.core.BridgeMethodResolver;
 
 /**
  * Matches methods that carry {@link DistributedLock} or {@link DistributedSemaphore}, directly or through a
@@ -25,7 +23,7 @@ final class DistributedLockPointcut extends StaticMethodMatcherPointcut {
 
 	@Override
 	public boolean matches(Method method, Class<?> targetClass) {
-		Method specific = BridgeMethodResolver.findBridgedMethod(AopUtils.getMostSpecificMethod(method, targetClass));
+		Method specific = SpecificMethods.of(method, targetClass);
 		return this.definitions.find(specific).isPresent();
 	}
 

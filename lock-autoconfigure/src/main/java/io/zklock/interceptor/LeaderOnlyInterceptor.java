@@ -21,8 +21,6 @@ import io.zklock.leadership.LeaderElection;
 import io.zklock.leadership.Term;
 
 import org.springframework.aop.ProxyMethodInvocation;
-import org.springframework.aop.support.AopUtils;
-import org.springframework.core.BridgeMethodResolver;
 
 /**
  * Runs {@link LeaderOnly} methods only while this instance holds an active term of their role,
@@ -52,11 +50,7 @@ final class LeaderOnlyInterceptor implements MethodInterceptor {
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		Object target = invocation.getThis();
-		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target)
-				: invocation.getMethod().getDeclaringClass();
-		Method method = BridgeMethodResolver
-			.findBridgedMethod(AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass));
+		Method method = SpecificMethods.of(invocation);
 		Optional<LeaderOnlyDefinition> found = this.definitions.find(method);
 		if (found.isEmpty()) {
 			return invocation.proceed();

@@ -4,9 +4,7 @@ import java.lang.reflect.Method;
 
 import io.zklock.annotation.LeaderOnly;
 
-import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
-import org.springframework.core.BridgeMethodResolver;
 
 /**
  * Matches methods that carry {@link LeaderOnly}, directly or through a meta-annotation, on the
@@ -23,7 +21,7 @@ final class LeaderOnlyPointcut extends StaticMethodMatcherPointcut {
 
 	@Override
 	public boolean matches(Method method, Class<?> targetClass) {
-		Method specific = BridgeMethodResolver.findBridgedMethod(AopUtils.getMostSpecificMethod(method, targetClass));
+		Method specific = SpecificMethods.of(method, targetClass);
 		return this.definitions.find(specific).isPresent();
 	}
 
