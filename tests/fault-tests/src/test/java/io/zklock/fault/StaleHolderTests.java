@@ -2,6 +2,7 @@ package io.zklock.fault;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import io.zklock.fault.contender.CallShape;
 import io.zklock.fault.ensemble.InProcessEnsemble;
@@ -61,65 +62,38 @@ abstract class StaleHolderTests {
 	@Test
 	@Order(1)
 	void shouldRejectTheLateWriteOfTheStaleHolderInTheFencedRegister() throws Exception {
-		Figures figures = figures("fenced");
-		try {
-			StaleHolderScenario.Outcome outcome = StaleHolderScenario.run(this.lab, this.fault.scenario() + "/fenced",
-					this.fault.injected(), true, figures);
-			assertFenced(outcome);
-		}
-		finally {
-			figures.report(FaultLab.outputRoot());
-		}
+		run("fenced", "fenced", true, CallShape.THREAD, this::assertFenced);
 	}
 
 	@Test
 	@Order(2)
 	void shouldAcceptTheStaleHoldersWriteInAnUnfencedRegister() throws Exception {
-		Figures figures = figures("UNFENCED control");
-		try {
-			StaleHolderScenario.Outcome outcome = StaleHolderScenario.run(this.lab, this.fault.scenario() + "/unfenced",
-					this.fault.injected(), false, figures);
+		run("UNFENCED control", "unfenced", false, CallShape.THREAD, (outcome) -> {
 			assertThat(outcome.staleWrite()).as("the " + this.fault.holder() + "'s late write, unfenced")
 				.isEqualTo("accepted");
 			assertThat(outcome.stats().acceptedStale()).as("stale writes accepted, unfenced").isEqualTo(1);
 			assertThat(outcome.problems()).as("what the checker finds in the unfenced run")
 				.anyMatch((problem) -> problem.contains("stale write(s) accepted"))
 				.anyMatch((problem) -> problem.startsWith("Lost update"));
-		}
-		finally {
-			figures.report(FaultLab.outputRoot());
-		}
+		});
 	}
 
 	@Test
 	@Order(3)
 	void shouldRejectTheLateWriteOfTheStaleAsyncHolderInTheFencedRegister() throws Exception {
-		Figures figures = figures("fenced, async");
-		try {
-			StaleHolderScenario.Outcome outcome = StaleHolderScenario.run(this.lab,
-					this.fault.scenario() + "/fenced-async", this.fault.injected(), true, CallShape.ASYNC, figures);
+		run("fenced, async", "fenced-async", true, CallShape.ASYNC, (outcome) -> {
 			assertFenced(outcome);
 			assertThat(outcome.releasedOn()).as("the thread that released the call-owned hold").startsWith("on=section-");
-		}
-		finally {
-			figures.report(FaultLab.outputRoot());
-		}
+		});
 	}
 
 	@Test
 	@Order(4)
 	void shouldRejectTheLateWriteOfTheStaleAsyncRelayHolderInTheFencedRegister() throws Exception {
-		Figures figures = figures("fenced, async-relay");
-		try {
-			StaleHolderScenario.Outcome outcome = StaleHolderScenario.run(this.lab,
-					this.fault.scenario() + "/fenced-async-relay", this.fault.injected(), true, CallShape.ASYNC_RELAY,
-					figures);
+		run("fenced, async-relay", "fenced-async-relay", true, CallShape.ASYNC_RELAY, (outcome) -> {
 			assertFenced(outcome);
 			assertThat(outcome.releasedOn()).as("the thread that released the call-owned hold").startsWith("on=release-");
-		}
-		finally {
-			figures.report(FaultLab.outputRoot());
-		}
+		});
 	}
 
 	@Test
@@ -136,6 +110,22 @@ abstract class StaleHolderTests {
 
 	/** Criteria of every fenced run that hold for this fault only; none unless a subclass adds them. */
 	void assertFencedByThisFault(StaleHolderScenario.Outcome outcome) {
+	}
+
+	/**
+	 * Runs the scenario once under this fault on the lock path {@code <scenario>/<name>}, checks its
+	 * outcome, and reports its figures whatever the outcome.
+	 */
+	private void run(String run, String name, boolean fenced, CallShape shape,
+			Consumer<StaleHolderScenario.Outcome> check) throws Exception {
+		Figures figures = figures(run);
+		try {
+			check.accept(StaleHolderScenario.run(this.lab, this.fault.scenario() + "/" + name, this.fault.injected(),
+					fenced, shape, figures));
+		}
+		finally {
+			figures.report(FaultLab.outputRoot());
+		}
 	}
 
 	private Figures figures(String run) {
