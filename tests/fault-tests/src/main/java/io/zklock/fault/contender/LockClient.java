@@ -1,9 +1,6 @@
 package io.zklock.fault.contender;
 
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -13,8 +10,6 @@ import io.zklock.lock.LockEngine;
 import io.zklock.lock.event.LockListener;
 import io.zklock.lock.event.LockTarget;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
@@ -28,11 +23,7 @@ final class LockClient implements AutoCloseable {
 
 	private static final Pattern REMOTE_SERVER = Pattern.compile("remoteserver:[^ ]*?:(\\d+)");
 
-	private final ExecutorService safeService = Executors.newSingleThreadExecutor((runnable) -> {
-		Thread thread = new Thread(runnable, "curator-safe-notify");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private final ChildSession session;
 
 	private final CuratorFramework client;
 
@@ -48,24 +39,9 @@ final class LockClient implements AutoCloseable {
 	 * @throws IllegalStateException if no connection is made within twice the session timeout
 	 */
 	LockClient(String connectString, Duration sessionTimeout, EventSink events) throws InterruptedException {
-		int sessionMs = (int) sessionTimeout.toMillis();
-		this.client = CuratorFrameworkFactory.builder()
-			.connectString(connectString)
-			.namespace("zklock")
-			.sessionTimeoutMs(sessionMs)
-			.connectionTimeoutMs(sessionMs / 2)
-			.retryPolicy(new RetryNTimes(3, 100))
-			// Curator's ensemble tracker would replace the connect string with the members' own
-			// addresses from /zookeeper/config, bypassing the contender's black-hole proxy
-			.ensembleTracker(false)
-			.runSafeService(this.safeService)
-			.build();
-		this.client.start();
-		if (!this.client.blockUntilConnected(2 * sessionMs, TimeUnit.MILLISECONDS)) {
-			this.client.close();
-			throw new IllegalStateException("No ZooKeeper session with " + connectString + " within " + 2 * sessionMs
-					+ " ms");
-		}
+		this.session = new ChildSession(connectString, sessionTimeout, (client) -> {
+		});
+		this.client = this.session.client();
 		this.engine = localHandoff(LockEngine.builder(this.client).rootPath("/locks")).build();
 		this.engine.addListener(new LockListener() {
 			@Override
@@ -96,12 +72,7 @@ final class LockClient implements AutoCloseable {
 
 	/** The current session id in hex, or {@code none}. */
 	String sessionId() {
-		try {
-			return Long.toHexString(this.client.getZookeeperClient().getZooKeeper().getSessionId());
-		}
-		catch (Exception ex) {
-			return "none";
-		}
+		return this.session.sessionId();
 	}
 
 	/** The client port of the server this session is connected to, or {@code 0}. */
@@ -123,8 +94,7 @@ final class LockClient implements AutoCloseable {
 	@Override
 	public void close() {
 		this.engine.close();
-		this.client.close();
-		this.safeService.shutdownNow();
+		this.session.close();
 	}
 
 }

@@ -4,17 +4,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
+import io.zklock.fault.contender.ChildSession;
 import io.zklock.fault.contender.EventSink;
 import io.zklock.leadership.LeaderElection;
 import io.zklock.lock.LockEngine;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.CuratorEventType;
-import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
@@ -30,11 +26,7 @@ import org.apache.zookeeper.ZooKeeper;
  */
 final class LeaderClient implements AutoCloseable {
 
-	private final ExecutorService safeService = Executors.newSingleThreadExecutor((runnable) -> {
-		Thread thread = new Thread(runnable, "curator-safe-notify");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private final ChildSession session;
 
 	private final CuratorFramework client;
 
@@ -51,23 +43,28 @@ final class LeaderClient implements AutoCloseable {
 	LeaderClient(String id, String connectString, Duration sessionTimeout, double leaseFactor, Duration handover,
 			EventSink events) throws InterruptedException {
 		this.events = events;
-		int sessionMs = (int) sessionTimeout.toMillis();
-		this.client = CuratorFrameworkFactory.builder()
-			.connectString(connectString)
-			.namespace("zklock")
-			.sessionTimeoutMs(sessionMs)
-			.connectionTimeoutMs(sessionMs / 2)
-			.retryPolicy(new RetryNTimes(3, 100))
-			.ensembleTracker(false)
-			.runSafeService(this.safeService)
+		this.session = new ChildSession(connectString, sessionTimeout, (client) -> listen(client, events));
+		this.client = this.session.client();
+		this.engine = LockEngine.builder(this.client).rootPath("/locks").localHandoff(false).build();
+		this.election = LeaderElection.builder(this.engine)
+			.holder("fault-tests", id)
+			.leaseFactor(leaseFactor)
+			.handoverTimeout(handover)
 			.build();
-		this.client.getConnectionStateListenable()
+	}
+
+	/**
+	 * Reports every connection state ({@code conn <state>}), and the ZooKeeper client's own
+	 * {@code Disconnected} and {@code SyncConnected}, to {@code events}.
+	 */
+	private static void listen(CuratorFramework client, EventSink events) {
+		client.getConnectionStateListenable()
 			.addListener((c, state) -> events.event("curator", "conn", state.name().toLowerCase(Locale.ROOT), "-", 0,
 					null));
 		// the ZooKeeper client's own word, on its event thread, when the connection went and came back:
 		// the moments the Curator client stops and starts again counting as connected (its SUSPENDED and
 		// RECONNECTED are dispatched later, on a thread of its own)
-		this.client.getCuratorListenable().addListener((c, event) -> {
+		client.getCuratorListenable().addListener((c, event) -> {
 			WatchedEvent watched = event.getWatchedEvent();
 			if (event.getType() == CuratorEventType.WATCHED && watched != null
 					&& watched.getType() == Watcher.Event.EventType.None) {
@@ -79,18 +76,6 @@ final class LeaderClient implements AutoCloseable {
 				}
 			}
 		});
-		this.client.start();
-		if (!this.client.blockUntilConnected(2 * sessionMs, TimeUnit.MILLISECONDS)) {
-			this.client.close();
-			throw new IllegalStateException("No ZooKeeper session with " + connectString + " within " + 2 * sessionMs
-					+ " ms");
-		}
-		this.engine = LockEngine.builder(this.client).rootPath("/locks").localHandoff(false).build();
-		this.election = LeaderElection.builder(this.engine)
-			.holder("fault-tests", id)
-			.leaseFactor(leaseFactor)
-			.handoverTimeout(handover)
-			.build();
 	}
 
 	LeaderElection election() {
@@ -99,12 +84,7 @@ final class LeaderClient implements AutoCloseable {
 
 	/** The current session id in hex, or {@code none}. */
 	String sessionId() {
-		try {
-			return Long.toHexString(this.client.getZookeeperClient().getZooKeeper().getSessionId());
-		}
-		catch (Exception ex) {
-			return "none";
-		}
+		return this.session.sessionId();
 	}
 
 	/**
@@ -132,8 +112,7 @@ final class LeaderClient implements AutoCloseable {
 	public void close() {
 		this.election.close();
 		this.engine.close();
-		this.client.close();
-		this.safeService.shutdownNow();
+		this.session.close();
 	}
 
 }
