@@ -15,7 +15,7 @@ import io.zklock.lock.LockHandle;
  * choosing its {@link CallShape} ({@code thread} if absent); {@code round} also
  * {@code name=<worker>}, {@code run} also {@code give-up-every=<n>}.
  */
-final class Contender {
+final class Contender implements CommandLoop.Program {
 
 	private static final String SHAPE_OPTION = "shape=";
 
@@ -44,7 +44,8 @@ final class Contender {
 	 * Runs one command.
 	 * @return {@code false} once the process should exit
 	 */
-	boolean handle(String line) throws Exception {
+	@Override
+	public boolean handle(String line) throws Exception {
 		String[] all = line.trim().split("\\s+");
 		CallShape shape = shapeOf(all);
 		String name = option(all, NAME_OPTION);
@@ -191,7 +192,8 @@ final class Contender {
 		}
 	}
 
-	void close() throws InterruptedException {
+	@Override
+	public void close() throws InterruptedException {
 		if (this.workload != null) {
 			this.workload.stop(Duration.ofSeconds(10));
 			this.workload = null;

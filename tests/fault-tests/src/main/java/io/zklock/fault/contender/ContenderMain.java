@@ -1,11 +1,5 @@
 package io.zklock.fault.contender;
 
-import java.io.BufferedReader;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The contender program the fault tests start as a child JVM: a process that competes for
@@ -47,32 +41,7 @@ public final class ContenderMain {
 	 * @param args the process id and the fenced register's port
 	 */
 	public static void main(String[] args) throws Exception {
-		PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
-		// keep the protocol stream clean of whatever a library prints
-		System.setOut(System.err);
-		EventSink events = new EventSink(protocol, args[0]);
-		Contender contender = new Contender(events, Integer.parseInt(args[1]));
-		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-		events.reply("started", Long.toString(ProcessHandle.current().pid()));
-		String line;
-		boolean running = true;
-		while (running && (line = in.readLine()) != null) {
-			if (line.isBlank()) {
-				continue;
-			}
-			try {
-				running = contender.handle(line);
-			}
-			catch (Exception ex) {
-				events.reply("error", line.split("\\s+")[0] + ": " + ex.toString().replace('\n', ' '));
-			}
-		}
-		try {
-			contender.close();
-		}
-		finally {
-			System.exit(0);
-		}
+		CommandLoop.run(args[0], (events) -> new Contender(events, Integer.parseInt(args[1])));
 	}
 
 }

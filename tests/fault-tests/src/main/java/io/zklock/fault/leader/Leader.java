@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
 
+import io.zklock.fault.contender.CommandLoop;
 import io.zklock.fault.contender.EventSink;
 import io.zklock.leadership.Candidacy;
 import io.zklock.leadership.LeaderElection;
@@ -15,7 +16,7 @@ import io.zklock.leadership.Term;
  * The commands a leader process understands, one per line on its standard input; see
  * {@link LeaderMain} for the list. One client, one election, at most one role at a time.
  */
-final class Leader {
+final class Leader implements CommandLoop.Program {
 
 	private final String id;
 
@@ -39,7 +40,8 @@ final class Leader {
 	 * Runs one command.
 	 * @return {@code false} once the process should exit
 	 */
-	boolean handle(String line) throws Exception {
+	@Override
+	public boolean handle(String line) throws Exception {
 		String[] words = line.trim().split("\\s+");
 		switch (words[0]) {
 			case "connect" -> connect(words);
@@ -133,7 +135,8 @@ final class Leader {
 			.orElse(otherwise);
 	}
 
-	void close() throws InterruptedException {
+	@Override
+	public void close() throws InterruptedException {
 		if (this.candidacy != null) {
 			leave();
 		}

@@ -1,13 +1,7 @@
 package io.zklock.fault.leader;
 
-import java.io.BufferedReader;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 
-import io.zklock.fault.contender.EventSink;
+import io.zklock.fault.contender.CommandLoop;
 
 /**
  * The leader program the leadership fault tests start as a child JVM: one candidate of a role,
@@ -18,7 +12,7 @@ import io.zklock.fault.contender.EventSink;
  *
  * <p>
  * Usage: {@code LeaderMain <process-id> <register-port>}. It speaks the contender's protocol
- * ({@link EventSink}: history events {@code H …} and replies {@code R …} on standard output,
+ * ({@link io.zklock.fault.contender.EventSink}: history events {@code H …} and replies {@code R …} on standard output,
  * logging on standard error). Commands, one per line on standard input:
  * <ul>
  * <li>{@code connect <connect-string> <session-ms> [lease-factor=<f>] [handover-ms=<ms>]} →
@@ -56,32 +50,7 @@ public final class LeaderMain {
 	 * @param args the process id and the fenced register's port
 	 */
 	public static void main(String[] args) throws Exception {
-		PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
-		// keep the protocol stream clean of whatever a library prints
-		System.setOut(System.err);
-		EventSink events = new EventSink(protocol, args[0]);
-		Leader leader = new Leader(args[0], events, Integer.parseInt(args[1]));
-		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-		events.reply("started", Long.toString(ProcessHandle.current().pid()));
-		String line;
-		boolean running = true;
-		while (running && (line = in.readLine()) != null) {
-			if (line.isBlank()) {
-				continue;
-			}
-			try {
-				running = leader.handle(line);
-			}
-			catch (Exception ex) {
-				events.reply("error", line.split("\\s+")[0] + ": " + ex.toString().replace('\n', ' '));
-			}
-		}
-		try {
-			leader.close();
-		}
-		finally {
-			System.exit(0);
-		}
+		CommandLoop.run(args[0], (events) -> new Leader(args[0], events, Integer.parseInt(args[1])));
 	}
 
 }
