@@ -1,6 +1,5 @@
 package io.zklock.fault.contender;
 
-
 /**
  * The contender program the fault tests start as a child JVM: a process that competes for
  * zklock locks through the library's public API, so the test can kill it ({@code SIGKILL}),

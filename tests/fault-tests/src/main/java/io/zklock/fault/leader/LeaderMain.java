@@ -1,6 +1,5 @@
 package io.zklock.fault.leader;
 
-
 import io.zklock.fault.contender.CommandLoop;
 
 /**
