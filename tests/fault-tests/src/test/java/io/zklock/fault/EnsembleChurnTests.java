@@ -19,6 +19,7 @@ import io.zklock.fault.register.KeyStats;
 import io.zklock.fault.report.Figures;
 import io.zklock.fault.scenario.Hygiene;
 import io.zklock.test.history.CheckResult;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -125,8 +126,20 @@ class EnsembleChurnTests {
 		assertThat(this.holderMember).as("member of port %d", port).isNotNegative();
 		Event fault = this.lab.history().nemesis("crash holder's member", "server-" + (this.holderMember + 1));
 		this.lab.ensemble().kill(this.holderMember);
-		Event doubt = await("the holder's lock in doubt").atMost(SESSION_TIMEOUT)
-			.until(() -> lossReport(holder.id(), token, "IN_DOUBT"), (e) -> e != null);
+		Event doubt;
+		try {
+			doubt = await("the holder's lock in doubt").atMost(SESSION_TIMEOUT)
+				.until(() -> lossReport(holder.id(), token, "IN_DOUBT"), (e) -> e != null);
+		}
+		catch (ConditionTimeoutException ex) {
+			// say where the holder's session is now, so that a failure tells a missed SUSPENDED (the session
+			// moved to another member) from a kill that never reached the holder's connection
+			throw new AssertionError("No IN_DOUBT report of " + holder.id() + "'s lock (token " + token
+					+ ") within " + SESSION_TIMEOUT + " of crashing member " + this.holderMember + " (port " + port
+					+ "); the holder's status now (session, server port, connected): "
+					+ holder.call("status", "status", Duration.ofSeconds(10)).trim() + "; its lock state: "
+					+ holder.call("state", "state", Duration.ofSeconds(10)).trim(), ex);
+		}
 		await("the holder's lock confirmed after the reconnect").atMost(SESSION_TIMEOUT.multipliedBy(2))
 			.pollInterval(Duration.ofMillis(50))
 			.until(() -> holder.call("state", "state", Duration.ofSeconds(10)).trim(), "HELD"::equals);
