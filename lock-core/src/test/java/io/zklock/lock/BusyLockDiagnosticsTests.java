@@ -365,7 +365,12 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 	}
 
 	private List<String> messages(Level level) {
-		return this.log.list.stream()
+		List<ILoggingEvent> events;
+		// the engine's threads log while this reads: AppenderBase appends under the appender's monitor
+		synchronized (this.log) {
+			events = List.copyOf(this.log.list);
+		}
+		return events.stream()
 			.filter((event) -> event.getLevel() == level)
 			.map(ILoggingEvent::getFormattedMessage)
 			.toList();

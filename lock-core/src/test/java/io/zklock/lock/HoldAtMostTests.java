@@ -196,7 +196,7 @@ class HoldAtMostTests extends ZkServerTest {
 	}
 
 	private ILoggingEvent singleWarning() {
-		List<ILoggingEvent> warnings = this.log.list.stream().filter((event) -> event.getLevel() == Level.WARN).toList();
+		List<ILoggingEvent> warnings = logged().stream().filter((event) -> event.getLevel() == Level.WARN).toList();
 		assertThat(warnings).hasSize(1);
 		return warnings.get(0);
 	}
@@ -207,6 +207,13 @@ class HoldAtMostTests extends ZkServerTest {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** What the appender caught so far; AppenderBase appends under the appender's monitor. */
+	private List<ILoggingEvent> logged() {
+		synchronized (this.log) {
+			return List.copyOf(this.log.list);
 		}
 	}
 

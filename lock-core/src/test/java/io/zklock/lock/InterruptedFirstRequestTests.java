@@ -78,7 +78,7 @@ class InterruptedFirstRequestTests extends ZkServerTest {
 		Throwable failure = acquire.get(20, TimeUnit.SECONDS);
 		faults.releaseExists.countDown();
 
-		List<ILoggingEvent> noisy = this.log.list.stream()
+		List<ILoggingEvent> noisy = logged().stream()
 			.filter((event) -> event.getLevel().isGreaterOrEqual(Level.ERROR)
 					|| (event.getLevel().isGreaterOrEqual(Level.WARN) && event.getThrowableProxy() != null))
 			.toList();
@@ -106,10 +106,17 @@ class InterruptedFirstRequestTests extends ZkServerTest {
 		}
 		// nothing logged as an error, also for a while after the closes (a late first request would log then)
 		await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
-				this.log.list.stream().filter((event) -> event.getLevel().isGreaterOrEqual(Level.ERROR)).toList())
+				logged().stream().filter((event) -> event.getLevel().isGreaterOrEqual(Level.ERROR)).toList())
 			.as("nothing logged as an error")
 			.extracting(ILoggingEvent::getFormattedMessage)
 			.isEmpty());
+	}
+
+	/** What the appender caught so far; AppenderBase appends under the appender's monitor. */
+	private List<ILoggingEvent> logged() {
+		synchronized (this.log) {
+			return List.copyOf(this.log.list);
+		}
 	}
 
 }
