@@ -101,8 +101,8 @@ class LockLostWhileGrantedTests {
 		int seen = waiterStates.size();
 		Sessions.expire(waiterClient, this.server.getConnectString());
 		await().atMost(Duration.ofSeconds(30))
-			.until(() -> waiterStates.subList(seen, waiterStates.size()).contains(ConnectionState.RECONNECTED));
-		assertThat(waiterStates.subList(seen, waiterStates.size())).contains(ConnectionState.LOST);
+			.until(() -> statesSince(waiterStates, seen).contains(ConnectionState.RECONNECTED));
+		assertThat(statesSince(waiterStates, seen)).contains(ConnectionState.LOST);
 		hooks.sessionReadReleased.countDown();
 
 		Optional<LockHandle> granted;
@@ -136,6 +136,15 @@ class LockLostWhileGrantedTests {
 	private static boolean ownsLiveNode(CuratorFramework client, LockHandle handle) throws Exception {
 		Stat stat = client.checkExists().forPath(handle.nodePath());
 		return stat != null && stat.getEphemeralOwner() == client.getZookeeperClient().getZooKeeper().getSessionId();
+	}
+
+	/**
+	 * The states recorded from index {@code from} on, copied: a view of the live list throws
+	 * {@code ConcurrentModificationException} when the listener records a state meanwhile.
+	 */
+	private static List<ConnectionState> statesSince(List<ConnectionState> states, int from) {
+		List<ConnectionState> snapshot = List.copyOf(states);
+		return snapshot.subList(from, snapshot.size());
 	}
 
 	private static List<String> lockNodes(CuratorFramework client) throws Exception {
