@@ -68,7 +68,7 @@ class TestZooKeeperServersTests {
 	@Test
 	void shouldKeepTheServersOwnLogsToWarnings() throws Exception {
 		TestZooKeeperServers.obtain(QuietExample.class).close();
-		assertThat(this.events.list).filteredOn((event) -> event.getLoggerName().startsWith("org.apache.zookeeper.server")
+		assertThat(logged()).filteredOn((event) -> event.getLoggerName().startsWith("org.apache.zookeeper.server")
 				|| event.getLoggerName().startsWith("org.apache.curator.test"))
 			.extracting(ILoggingEvent::getFormattedMessage)
 			.isEmpty();
@@ -78,8 +78,15 @@ class TestZooKeeperServersTests {
 	void shouldLeaveServerLoggersAConfigurationSets() throws Exception {
 		this.logging.setLogLevel("org.apache.zookeeper", LogLevel.INFO);
 		TestZooKeeperServers.obtain(ConfiguredExample.class).close();
-		assertThat(this.events.list).extracting(ILoggingEvent::getFormattedMessage)
+		assertThat(logged()).extracting(ILoggingEvent::getFormattedMessage)
 			.anyMatch((message) -> message.startsWith("ZK server died"));
+	}
+
+	/** What the appender caught so far; AppenderBase appends under the appender's monitor. */
+	private List<ILoggingEvent> logged() {
+		synchronized (this.events) {
+			return List.copyOf(this.events.list);
+		}
 	}
 
 	static class LoopbackExample {

@@ -85,7 +85,7 @@ class SessionTimeoutCheckTests {
 					+ "The session, and every lock it holds, expires after a pause of 4000 ms. To get the timeout "
 					+ "asked for, raise maxSessionTimeout (or tickTime) on every server (zoo.cfg), or ask for at most "
 					+ "4000 ms.");
-		assertThat(this.log.list).singleElement().extracting(ILoggingEvent::getLevel).isEqualTo(Level.WARN);
+		assertThat(logged()).singleElement().extracting(ILoggingEvent::getLevel).isEqualTo(Level.WARN);
 	}
 
 	@Test
@@ -154,8 +154,15 @@ class SessionTimeoutCheckTests {
 		return client;
 	}
 
+	/** What the appender caught so far; AppenderBase appends under the appender's monitor. */
+	private List<ILoggingEvent> logged() {
+		synchronized (this.log) {
+			return List.copyOf(this.log.list);
+		}
+	}
+
 	private List<String> warnings() {
-		return this.log.list.stream()
+		return logged().stream()
 			.filter((event) -> event.getLevel() == Level.WARN)
 			.map(ILoggingEvent::getFormattedMessage)
 			.toList();
