@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs zklock's benchmarks: every scenario of issues 7, 14, 28, 30 and 34 against zklock, Curator and
+# Runs zklock's benchmarks: every scenario (see README.md) against zklock, Curator and
 # Spring Integration on a standalone ZooKeeper server process, an in-process one and a 3-member
 # ensemble with an observer, (scenarios 9-13) against Redis (Redisson), etcd and Hazelcast, and
 # (scenario 15) zklock's leadership against Curator's LeaderLatch and Spring Integration's LeaderInitiator.

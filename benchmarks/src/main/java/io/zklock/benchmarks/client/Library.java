@@ -13,7 +13,7 @@ public enum Library {
 	ZKLOCK("zklock", "zklock"),
 
 	/**
-	 * zklock as {@link #ZKLOCK}, with local handoff on at its default bounds (issue 23): a held node
+	 * zklock as {@link #ZKLOCK}, with local handoff on at its default bounds: a held node
 	 * is handed to the client's next waiting thread with one write.
 	 */
 	ZKLOCK_LOCAL_HANDOFF("zklock, local handoff", "zklock-local-handoff"),

@@ -3,7 +3,7 @@ package io.zklock.benchmarks.peers;
 import java.time.Duration;
 
 /**
- * The locks a team would pick instead of a lock on ZooKeeper (issue 30), each on its own
+ * The locks a team would pick instead of a lock on ZooKeeper (Redis, etcd, Hazelcast), each on its own
  * server, which {@link PeerServers} starts.
  */
 public enum Peer {

@@ -8,7 +8,7 @@ import io.zklock.benchmarks.ServerResults;
 
 /**
  * Renders a whole run as Markdown: the run's facts, then per server every scenario table,
- * the chart, where zklock is behind a peer, the targets of issue 14, the protocol checks, and
+ * the chart, where zklock is behind a peer, the targets against the peers, the protocol checks, and
  * any skipped or crashed scenarios.
  */
 public final class MarkdownReport {

@@ -3,10 +3,11 @@ package io.zklock.benchmarks.report;
 import java.util.Locale;
 
 /**
- * A target of an issue: one figure of zklock's against a peer's from the same run (Curator's for
- * issues 14 and 23, Redisson's, etcd's or Hazelcast's for issue 30), and whether it was met. The
- * report lists them per server, so the ratios and request counts the issues ask for stand in one
- * table.
+ * A target: one figure of zklock's against a peer's from the same run (Curator's for the ZooKeeper
+ * cycles and handoffs, Redisson's, etcd's or Hazelcast's for the peers' scenarios, the protocol
+ * floor's for the uncontended cycle), and whether it was met. The report lists them per server, so
+ * the ratios and request counts that the gate keeps stand in one table; their labels name the
+ * section of {@code RESULTS.md} that set them.
  *
  * @param figure what is compared, such as {@code "uncontended cycles/s (unbounded wait)"}
  * @param zklock zklock's figure

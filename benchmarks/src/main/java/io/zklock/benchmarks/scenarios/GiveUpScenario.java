@@ -37,7 +37,7 @@ import io.zklock.lock.LockMode;
  * node or a watch fails the scenario (a protocol check, and the scenario crashes); the peers'
  * leftovers are reported.
  * <p>
- * Why (issue 28, item 1): a wait shorter than a second lasted a second. zklock bounded the
+ * Why: a wait shorter than a second once lasted a second. zklock bounded the
  * calls of an acquire by one second at least and, giving up, waited for its node's deletion,
  * so {@code tryAcquire(path, EXCLUSIVE, 50 ms)} on a busy lock returned after about 1.1 s
  * ({@code DeadlineTests}: 1,102 ms before the fix, 51 ms after). Now a wait ends at its

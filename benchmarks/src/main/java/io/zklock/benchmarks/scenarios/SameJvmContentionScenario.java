@@ -39,7 +39,7 @@ public final class SameJvmContentionScenario implements Scenario {
 
 	@Override
 	public void run(ScenarioContext context) throws Exception {
-		// a fifth client with one thread acquires every 5 ms: the remote waiter behind the chains of issue 23
+		// a fifth client with one thread acquires every 5 ms: the remote waiter behind the local-handoff chains
 		ContendedLoad load = new ContendedLoad(context.server(), "/bench/same-jvm", true);
 		Map<Library, LoadOutcome> outcomes = LoadPasses.run(load, RunOrder.rotated(LIBRARIES, 1),
 				new LoadSpec(CLIENTS, THREADS, "hot", 0,
