@@ -80,8 +80,8 @@ public final class MarkdownReport {
 			behind.forEach((line) -> out.append("- ").append(line).append('\n'));
 			if (!server.targets().isEmpty()) {
 				out.append("\n### Targets (").append(server.kind().optionValue())
-					.append(" server)\n\nzklock against a peer in this run: issues 14, 23 and 28 (against Curator) set theirs for the "
-							+ "process server; issue 30 (against the peers) for the process server and the ensemble.\n\n")
+					.append(" server)\n\nzklock against a peer in this run: the targets against Curator are set for the process server, "
+							+ "those against Redis, etcd and Hazelcast for the process server and the ensemble.\n\n")
 					.append("| figure | zklock | peer | peer's figure | zklock/peer | target | met |\n|---|---:|---|---:|---:|---|---|\n");
 				server.targets().forEach((target) -> out.append(target.toMarkdownRow()).append('\n'));
 			}

@@ -6,8 +6,7 @@ import java.util.Locale;
  * A target: one figure of zklock's against a peer's from the same run (Curator's for the ZooKeeper
  * cycles and handoffs, Redisson's, etcd's or Hazelcast's for the peers' scenarios, the protocol
  * floor's for the uncontended cycle), and whether it was met. The report lists them per server, so
- * the ratios and request counts that the gate keeps stand in one table; their labels name the
- * section of {@code RESULTS.md} that set them.
+ * the ratios and request counts that the gate keeps stand in one table.
  *
  * @param figure what is compared, such as {@code "uncontended cycles/s (unbounded wait)"}
  * @param zklock zklock's figure

@@ -227,7 +227,7 @@ public final class GiveUpScenario implements Scenario {
 		String zk = Library.ZKLOCK.displayName();
 		String curator = Library.CURATOR.displayName();
 		Map<String, Double> overshootP99 = figure(samples, TARGET_WAIT, (s) -> millis(s, 99) - TARGET_WAIT.toMillis());
-		String figure = "14. give-up overshoot p99 ms, " + TARGET_WAIT.toMillis() + " ms wait on a held lock (issue 28)";
+		String figure = "14. give-up overshoot p99 ms, " + TARGET_WAIT.toMillis() + " ms wait on a held lock";
 		context.results().target(Target.atMost(figure, overshootP99.get(zk), overshootP99.get(curator), 2,
 				TARGET_OVERSHOOT_MILLIS));
 		context.results().target(Target.ratioAtMost(figure, overshootP99.get(zk), overshootP99.get(curator), 2,

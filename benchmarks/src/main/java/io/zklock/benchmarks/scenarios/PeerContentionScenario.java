@@ -123,7 +123,7 @@ public final class PeerContentionScenario implements Scenario {
 		if (rlock == null) {
 			return;
 		}
-		String figure = this.number + ". handoffs/s, " + this.clients + " × " + this.threads + " (issue 30, "
+		String figure = this.number + ". handoffs/s, " + this.clients + " × " + this.threads + " ("
 				+ context.kind().optionValue() + ")";
 		LoadOutcome zklock = find(outcomes, Library.ZKLOCK.displayName());
 		if (sameProcess()) {

@@ -265,19 +265,19 @@ public final class PeerUncontendedScenario implements Scenario {
 			Figures theirs = figures.get(peer);
 			if (theirs != null) {
 				double minimum = peer.equals(Peer.REDISSON_RLOCK.displayName()) ? 0.5 : 1.0;
-				context.results().target(Target.ratioAtLeast("9. uncontended cycles/s (issue 30, " + server + ")", zklock,
+				context.results().target(Target.ratioAtLeast("9. uncontended cycles/s (" + server + ")", zklock,
 						peer, theirs.perSecond(), 0, minimum));
 			}
 		}
 		Figures mine = figures.get(Library.ZKLOCK.displayName());
 		Figures floor = figures.get(FLOOR);
 		Figures curator = figures.get(Library.CURATOR.displayName());
-		context.results().target(Target.ratioAtMost("9. uncontended µs/cycle (issue 36, " + server + ")",
+		context.results().target(Target.ratioAtMost("9. uncontended µs/cycle against the protocol floor (" + server + ")",
 				1e6 / mine.perSecond(), FLOOR, 1e6 / floor.perSecond(), 0, 1.15));
-		context.results().target(Target.ratioAtMost("9. client CPU µs/cycle, library's threads and caller (issue 36, "
+		context.results().target(Target.ratioAtMost("9. client CPU µs/cycle, library's threads and caller ("
 				+ server + ")", mine.threadsCpuMicrosPerCall(), Library.CURATOR.displayName(),
 				curator.threadsCpuMicrosPerCall(), 0, 1.0));
-		context.results().target(Target.ratioAtLeast("9. uncontended cycles/s (issue 36, " + server + ")",
+		context.results().target(Target.ratioAtLeast("9. uncontended cycles/s, one round trip fewer than Curator (" + server + ")",
 				mine.perSecond(), Library.CURATOR.displayName(), curator.perSecond(), 0, 1.1));
 	}
 

@@ -65,9 +65,9 @@ public final class SameJvmContentionScenario implements Scenario {
 				outcomes.get(Library.ZKLOCK).perSecond(), outcomes.get(Library.CURATOR).perSecond(), 0, 3.0));
 		LoadOutcome chained = outcomes.get(Library.ZKLOCK_LOCAL_HANDOFF);
 		context.results().target(Target.ratioAtLeast("4. handoffs/s, " + CLIENTS + " clients × " + THREADS
-				+ " threads, local handoff (issue 23)", chained.perSecond(), outcomes.get(Library.CURATOR).perSecond(), 0,
+				+ " threads, local handoff", chained.perSecond(), outcomes.get(Library.CURATOR).perSecond(), 0,
 				15.0));
-		context.results().target(Target.atMost("4. requests/handoff, local handoff (issue 23)",
+		context.results().target(Target.atMost("4. requests/handoff, local handoff",
 				chained.requestsPerOperation(), outcomes.get(Library.CURATOR).requestsPerOperation(), 2, 1.2));
 	}
 

@@ -56,8 +56,8 @@ class GiveUpScenarioTests {
 			assertThat(check.description()).startsWith("Scenario 14: " + (int) perLibrary + " zklock give-ups");
 		});
 		assertThat(results.targets()).extracting(Target::figure)
-			.containsExactly("14. give-up overshoot p99 ms, 50 ms wait on a held lock (issue 28)",
-					"14. give-up overshoot p99 ms, 50 ms wait on a held lock (issue 28)",
+			.containsExactly("14. give-up overshoot p99 ms, 50 ms wait on a held lock",
+					"14. give-up overshoot p99 ms, 50 ms wait on a held lock",
 					"14. give-up p50 ms, 0 ms wait on a held lock (the first look)");
 	}
 
