@@ -11,20 +11,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.zklock.fixtures.CapturedLog;
 import io.zklock.internal.LockNodeData;
 import io.zklock.lock.event.HeldLock;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.slf4j.LoggerFactory;
 
 import static io.zklock.lock.ZkTestSupport.AWAIT;
 import static io.zklock.lock.ZkTestSupport.ROOT;
@@ -50,24 +47,17 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 
 	private final ExecutorService threads = Executors.newCachedThreadPool();
 
-	private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-
-	private final List<Logger> loggers = List.of((Logger) LoggerFactory.getLogger("io.zklock.lock.internal.LeakWatch"),
-			(Logger) LoggerFactory.getLogger("io.zklock.lock.internal.HoldBreach"),
-			(Logger) LoggerFactory.getLogger("io.zklock.lock.internal.ClientLocks"));
+	private CapturedLog log;
 
 	@BeforeEach
 	void captureLogs() {
-		this.log.start();
-		this.loggers.forEach((logger) -> {
-			logger.addAppender(this.log);
-			logger.setLevel(Level.INFO);
-		});
+		this.log = CapturedLog.atLevel(Level.INFO, "io.zklock.lock.internal.LeakWatch",
+				"io.zklock.lock.internal.HoldBreach", "io.zklock.lock.internal.ClientLocks");
 	}
 
 	@AfterEach
 	void stop() {
-		this.loggers.forEach((logger) -> logger.detachAppender(this.log));
+		this.log.close();
 		this.threads.shutdownNow();
 	}
 
@@ -365,15 +355,7 @@ class BusyLockDiagnosticsTests extends ZkServerTest {
 	}
 
 	private List<String> messages(Level level) {
-		List<ILoggingEvent> events;
-		// the engine's threads log while this reads: AppenderBase appends under the appender's monitor
-		synchronized (this.log) {
-			events = List.copyOf(this.log.list);
-		}
-		return events.stream()
-			.filter((event) -> event.getLevel() == level)
-			.map(ILoggingEvent::getFormattedMessage)
-			.toList();
+		return this.log.messages(level);
 	}
 
 	private static <T> T unwrap(Future<T> future) throws Throwable {

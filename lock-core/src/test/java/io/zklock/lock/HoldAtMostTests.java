@@ -8,17 +8,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
-import ch.qos.logback.core.read.ListAppender;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.slf4j.LoggerFactory;
 
+import io.zklock.fixtures.CapturedLog;
 import io.zklock.lock.RecordingListener.Event;
 import io.zklock.lock.RecordingListener.Type;
 import io.zklock.lock.event.LockListener;
@@ -41,21 +39,18 @@ class HoldAtMostTests extends ZkServerTest {
 
 	private static final String BREACH_LOGGER = "io.zklock.lock.internal.HoldBreach";
 
-	private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-
-	private final Logger breachLogger = (Logger) LoggerFactory.getLogger(BREACH_LOGGER);
+	private CapturedLog log;
 
 	private final RecordingListener events = new RecordingListener();
 
 	@BeforeEach
 	void captureLog() {
-		this.log.start();
-		this.breachLogger.addAppender(this.log);
+		this.log = CapturedLog.of(BREACH_LOGGER);
 	}
 
 	@AfterEach
 	void stopCapture() {
-		this.breachLogger.detachAppender(this.log);
+		this.log.close();
 	}
 
 	@Test
@@ -196,7 +191,10 @@ class HoldAtMostTests extends ZkServerTest {
 	}
 
 	private ILoggingEvent singleWarning() {
-		List<ILoggingEvent> warnings = logged().stream().filter((event) -> event.getLevel() == Level.WARN).toList();
+		List<ILoggingEvent> warnings = this.log.events()
+			.stream()
+			.filter((event) -> event.getLevel() == Level.WARN)
+			.toList();
 		assertThat(warnings).hasSize(1);
 		return warnings.get(0);
 	}
@@ -207,13 +205,6 @@ class HoldAtMostTests extends ZkServerTest {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-		}
-	}
-
-	/** What the appender caught so far; AppenderBase appends under the appender's monitor. */
-	private List<ILoggingEvent> logged() {
-		synchronized (this.log) {
-			return List.copyOf(this.log.list);
 		}
 	}
 

@@ -7,16 +7,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.slf4j.LoggerFactory;
+
+import io.zklock.fixtures.CapturedLog;
 
 import static io.zklock.lock.ZkTestSupport.AWAIT;
 import static io.zklock.lock.ZkTestSupport.ROOT;
@@ -37,19 +36,16 @@ import static org.awaitility.Awaitility.await;
 @Tag("slow")
 class InterruptedFirstRequestTests extends ZkServerTest {
 
-	private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-
-	private final Logger rootLogger = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+	private CapturedLog log;
 
 	@BeforeEach
 	void captureLog() {
-		this.log.start();
-		this.rootLogger.addAppender(this.log);
+		this.log = CapturedLog.of(org.slf4j.Logger.ROOT_LOGGER_NAME);
 	}
 
 	@AfterEach
 	void stopCapture() {
-		this.rootLogger.detachAppender(this.log);
+		this.log.close();
 	}
 
 	@Test
@@ -78,7 +74,7 @@ class InterruptedFirstRequestTests extends ZkServerTest {
 		Throwable failure = acquire.get(20, TimeUnit.SECONDS);
 		faults.releaseExists.countDown();
 
-		List<ILoggingEvent> noisy = logged().stream()
+		List<ILoggingEvent> noisy = this.log.events().stream()
 			.filter((event) -> event.getLevel().isGreaterOrEqual(Level.ERROR)
 					|| (event.getLevel().isGreaterOrEqual(Level.WARN) && event.getThrowableProxy() != null))
 			.toList();
@@ -106,17 +102,10 @@ class InterruptedFirstRequestTests extends ZkServerTest {
 		}
 		// nothing logged as an error, also for a while after the closes (a late first request would log then)
 		await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
-				logged().stream().filter((event) -> event.getLevel().isGreaterOrEqual(Level.ERROR)).toList())
+				this.log.events().stream().filter((event) -> event.getLevel().isGreaterOrEqual(Level.ERROR)).toList())
 			.as("nothing logged as an error")
 			.extracting(ILoggingEvent::getFormattedMessage)
 			.isEmpty());
-	}
-
-	/** What the appender caught so far; AppenderBase appends under the appender's monitor. */
-	private List<ILoggingEvent> logged() {
-		synchronized (this.log) {
-			return List.copyOf(this.log.list);
-		}
 	}
 
 }

@@ -5,17 +5,16 @@ import java.net.ServerSocket;
 import java.util.List;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggingSystem;
+
+import io.zklock.fixtures.CapturedLog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,22 +32,17 @@ class TestZooKeeperServersTests {
 
 	private final LoggingSystem logging = LoggingSystem.get(getClass().getClassLoader());
 
-	private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-
-	private final ListAppender<ILoggingEvent> events = new ListAppender<>();
+	private CapturedLog log;
 
 	@BeforeEach
 	void recordAtInfo() {
 		SERVER_LOGGERS.forEach((name) -> this.logging.setLogLevel(name, null));
-		this.root.setLevel(Level.INFO);
-		this.events.start();
-		this.root.addAppender(this.events);
+		this.log = CapturedLog.atLevel(Level.INFO, org.slf4j.Logger.ROOT_LOGGER_NAME);
 	}
 
 	@AfterEach
 	void restoreLogging() {
-		this.root.detachAppender(this.events);
-		this.root.setLevel(Level.WARN);
+		this.log.close();
 		SERVER_LOGGERS.forEach((name) -> this.logging.setLogLevel(name, null));
 	}
 
@@ -68,8 +62,9 @@ class TestZooKeeperServersTests {
 	@Test
 	void shouldKeepTheServersOwnLogsToWarnings() throws Exception {
 		TestZooKeeperServers.obtain(QuietExample.class).close();
-		assertThat(logged()).filteredOn((event) -> event.getLoggerName().startsWith("org.apache.zookeeper.server")
-				|| event.getLoggerName().startsWith("org.apache.curator.test"))
+		assertThat(this.log.events())
+			.filteredOn((event) -> event.getLoggerName().startsWith("org.apache.zookeeper.server")
+					|| event.getLoggerName().startsWith("org.apache.curator.test"))
 			.extracting(ILoggingEvent::getFormattedMessage)
 			.isEmpty();
 	}
@@ -78,15 +73,8 @@ class TestZooKeeperServersTests {
 	void shouldLeaveServerLoggersAConfigurationSets() throws Exception {
 		this.logging.setLogLevel("org.apache.zookeeper", LogLevel.INFO);
 		TestZooKeeperServers.obtain(ConfiguredExample.class).close();
-		assertThat(logged()).extracting(ILoggingEvent::getFormattedMessage)
+		assertThat(this.log.events()).extracting(ILoggingEvent::getFormattedMessage)
 			.anyMatch((message) -> message.startsWith("ZK server died"));
-	}
-
-	/** What the appender caught so far; AppenderBase appends under the appender's monitor. */
-	private List<ILoggingEvent> logged() {
-		synchronized (this.events) {
-			return List.copyOf(this.events.list);
-		}
 	}
 
 	static class LoopbackExample {

@@ -5,12 +5,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.zklock.fixtures.CapturedLog;
 import io.zklock.lock.ZkTestSupport;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -27,7 +26,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.slf4j.LoggerFactory;
 
 import static io.zklock.lock.ZkTestSupport.AWAIT;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,9 +41,7 @@ class SessionTimeoutCheckTests {
 
 	private static TestingServer server;
 
-	private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-
-	private final Logger checkLogger = (Logger) LoggerFactory.getLogger(SessionTimeoutCheck.class);
+	private CapturedLog log;
 
 	private CuratorFramework client;
 
@@ -61,8 +57,7 @@ class SessionTimeoutCheckTests {
 
 	@BeforeEach
 	void captureLog() {
-		this.log.start();
-		this.checkLogger.addAppender(this.log);
+		this.log = CapturedLog.of(SessionTimeoutCheck.class.getName());
 	}
 
 	@AfterEach
@@ -70,7 +65,7 @@ class SessionTimeoutCheckTests {
 		if (this.client != null) {
 			this.client.close();
 		}
-		this.checkLogger.detachAppender(this.log);
+		this.log.close();
 	}
 
 	@Test
@@ -85,7 +80,7 @@ class SessionTimeoutCheckTests {
 					+ "The session, and every lock it holds, expires after a pause of 4000 ms. To get the timeout "
 					+ "asked for, raise maxSessionTimeout (or tickTime) on every server (zoo.cfg), or ask for at most "
 					+ "4000 ms.");
-		assertThat(logged()).singleElement().extracting(ILoggingEvent::getLevel).isEqualTo(Level.WARN);
+		assertThat(this.log.events()).singleElement().extracting(ILoggingEvent::getLevel).isEqualTo(Level.WARN);
 	}
 
 	@Test
@@ -154,18 +149,8 @@ class SessionTimeoutCheckTests {
 		return client;
 	}
 
-	/** What the appender caught so far; AppenderBase appends under the appender's monitor. */
-	private List<ILoggingEvent> logged() {
-		synchronized (this.log) {
-			return List.copyOf(this.log.list);
-		}
-	}
-
 	private List<String> warnings() {
-		return logged().stream()
-			.filter((event) -> event.getLevel() == Level.WARN)
-			.map(ILoggingEvent::getFormattedMessage)
-			.toList();
+		return this.log.messages(Level.WARN);
 	}
 
 	/** A factory of the client's own, which the check must keep using. */
