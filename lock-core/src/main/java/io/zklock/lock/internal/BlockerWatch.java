@@ -49,8 +49,8 @@ final class BlockerWatch {
 		this.whileCurrent = whileCurrent;
 		this.gone = gone;
 		this.lookAgain = lookAgain;
-		this.data = new PredecessorWatch(queue.client(), this::onDataEvent);
-		this.handoff = new HandoffWatch(queue.client(), new HandoffWatch.Outcome() {
+		this.data = new PredecessorWatch(queue.client(), queue::watchEvent, this::onDataEvent);
+		this.handoff = new HandoffWatch(queue.client(), queue::watchEvent, new HandoffWatch.Outcome() {
 
 			@Override
 			public void blockerGone(String path, long zxid, boolean released) {

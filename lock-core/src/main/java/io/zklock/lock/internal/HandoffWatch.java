@@ -1,6 +1,8 @@
 package io.zklock.lock.internal;
 
 
+import java.util.function.Consumer;
+
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher.Event.EventType;
@@ -49,10 +51,11 @@ final class HandoffWatch {
 
 	/**
 	 * @param client the client the watches are set with
+	 * @param connectionEvidence hears every event of these watches first (see {@link RawWatches})
 	 * @param outcome receives the deletion of the watched node, on ZooKeeper's event thread
 	 */
-	HandoffWatch(CuratorFramework client, Outcome outcome) {
-		this.raw = new RawWatches(client);
+	HandoffWatch(CuratorFramework client, Consumer<WatchedEvent> connectionEvidence, Outcome outcome) {
+		this.raw = new RawWatches(client, connectionEvidence);
 		this.outcome = outcome;
 	}
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -43,11 +44,12 @@ final class PredecessorWatch {
 
 	/**
 	 * @param client the client the watches are set with
+	 * @param connectionEvidence hears every event of these watches first (see {@link RawWatches})
 	 * @param target receives the events of the watches the round waits on (not those of a watch
 	 * taken off or replaced, nor connection events)
 	 */
-	PredecessorWatch(CuratorFramework client, Watcher target) {
-		this.raw = new RawWatches(client);
+	PredecessorWatch(CuratorFramework client, Consumer<WatchedEvent> connectionEvidence, Watcher target) {
+		this.raw = new RawWatches(client, connectionEvidence);
 		this.target = target;
 	}
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.WatchedEvent;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -89,6 +90,11 @@ final class QueueClient {
 
 	long epoch() {
 		return this.guard.epoch();
+	}
+
+	/** Tells the session guard of an event of a watch the queue set: it may say the connection ended. */
+	void watchEvent(WatchedEvent event) {
+		this.guard.watchEvent(event);
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.zklock.lock.internal;
 
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -29,8 +30,17 @@ final class RawWatches {
 
 	private final CuratorFramework client;
 
-	RawWatches(CuratorFramework client) {
+	private final Consumer<WatchedEvent> connectionEvidence;
+
+	/**
+	 * @param client the client whose ZooKeeper handle the watches are set on
+	 * @param connectionEvidence hears every event of these watches, on ZooKeeper's event thread,
+	 * before its target: one whose state is {@code Disconnected} says the connection ended, when
+	 * ZooKeeper may drop its own {@code Disconnected} event ({@link SessionGuard#watchEvent})
+	 */
+	RawWatches(CuratorFramework client, Consumer<WatchedEvent> connectionEvidence) {
 		this.client = client;
+		this.connectionEvidence = connectionEvidence;
 	}
 
 	/**
@@ -73,9 +83,11 @@ final class RawWatches {
 		}
 		String full = fix(path);
 		HandleWatches watches = HandleWatches.of(zooKeeper);
-		Registration registration = new Registration(zooKeeper, watches, full, (event) -> target.process(
-				new WatchedEvent(event.getType(), event.getState(), (event.getPath() != null) ? unfix(event.getPath()) : null,
-						event.getZxid())));
+		Registration registration = new Registration(zooKeeper, watches, full, (event) -> {
+			this.connectionEvidence.accept(event);
+			target.process(new WatchedEvent(event.getType(), event.getState(),
+					(event.getPath() != null) ? unfix(event.getPath()) : null, event.getZxid()));
+		});
 		watches.set(full, () -> request.send(zooKeeper, full, registration));
 		return registration;
 	}

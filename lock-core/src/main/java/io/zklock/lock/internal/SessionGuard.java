@@ -20,6 +20,9 @@ import org.apache.curator.framework.api.CuratorListener;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher.Event.EventType;
+import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -40,6 +43,12 @@ import org.slf4j.LoggerFactory;
  * decided before such an event starts in doubt. Confirmations run on this guard's own daemon thread
  * (ZooKeeper calls block), never on Curator's shared threads. Waiting acquires and releases
  * subscribe to connection signals through {@link #subscribe(Consumer)}.
+ *
+ * <p>
+ * ZooKeeper's client can drop the {@code Disconnected} event of a connection that ends while a
+ * watch removal awaits its reply, and Curator then reports nothing; the guard also reads the
+ * client's own event stream and acts as on SUSPENDED (and RECONNECTED) for a disconnect that was
+ * not announced (docs/lock-protocol.md, "A disconnect the ZooKeeper client does not announce").
  *
  * <p>
  * Thread-safe.
@@ -75,11 +84,39 @@ final class SessionGuard implements AutoCloseable {
 
 	private final ConnectionStateListener stateListener = (client, state) -> stateChanged(state);
 
-	private final CuratorListener closeListener = (client, event) -> {
+	private final CuratorListener eventListener = (client, event) -> {
 		if (event.getType() == CuratorEventType.CLOSING) {
 			signal(ConnectionSignal.CLOSED);
 		}
+		else if (event.getType() == CuratorEventType.WATCHED && event.getWatchedEvent() != null
+				&& event.getWatchedEvent().getType() == EventType.None) {
+			connectionEvent(event.getWatchedEvent().getState());
+		}
 	};
+
+	/**
+	 * Whether the client's own event stream said the connection went away since it last said
+	 * connected (or the guard saw it go unannounced). Guarded by {@link #stream}.
+	 */
+	private boolean awayInStream;
+
+	/**
+	 * The connection the stream last said connected: its local socket address, as the ZooKeeper
+	 * handle describes itself; {@code null} if unknown. Guarded by {@link #stream}.
+	 */
+	private @Nullable String connection;
+
+	/** Guards {@link #awayInStream}, {@link #connection} and the changes of {@link #awayUnannounced}. */
+	private final Object stream = new Object();
+
+	/**
+	 * The guard acted as on SUSPENDED for a disconnect ZooKeeper did not announce, and has not
+	 * seen the reconnect yet: Curator still says connected, so the guard says it is not.
+	 */
+	private volatile boolean awayUnannounced;
+
+	/** Runs the guard's own transitions for unannounced disconnects, off ZooKeeper's event thread. */
+	private final ThreadPoolExecutor unannounced;
 
 	/**
 	 * @param client the client whose connection state to follow
@@ -90,22 +127,34 @@ final class SessionGuard implements AutoCloseable {
 		this.client = client;
 		this.reports = new HoldReports(reports);
 		this.disconnectedSince = isConnected() ? null : Instant.now();
-		this.confirmations = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+		this.confirmations = daemonThread("zklock-ownership-confirmation");
+		this.unannounced = daemonThread("zklock-connection-events");
+		synchronized (this.stream) {
+			this.awayInStream = !isConnected();
+			this.connection = this.awayInStream ? null : currentConnection();
+		}
+		client.getConnectionStateListenable().addListener(this.stateListener);
+		client.getCuratorListenable().addListener(this.eventListener);
+	}
+
+	/** One daemon thread that runs tasks in turn, and ends after 10 s without one. */
+	private static ThreadPoolExecutor daemonThread(String name) {
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
 				(runnable) -> {
-					Thread thread = new Thread(runnable, "zklock-ownership-confirmation");
+					Thread thread = new Thread(runnable, name);
 					thread.setDaemon(true);
 					return thread;
 				});
-		this.confirmations.allowCoreThreadTimeOut(true);
-		client.getConnectionStateListenable().addListener(this.stateListener);
-		client.getCuratorListenable().addListener(this.closeListener);
+		executor.allowCoreThreadTimeOut(true);
+		return executor;
 	}
 
 	@Override
 	public void close() {
 		this.client.getConnectionStateListenable().removeListener(this.stateListener);
-		this.client.getCuratorListenable().removeListener(this.closeListener);
+		this.client.getCuratorListenable().removeListener(this.eventListener);
 		this.confirmations.shutdownNow();
+		this.unannounced.shutdownNow();
 	}
 
 	/** The connection epoch: changes each time the connection goes away. */
@@ -123,8 +172,106 @@ final class SessionGuard implements AutoCloseable {
 		}
 	}
 
+	/** Whether the client is connected, as Curator says, unless the guard saw it go away unannounced. */
 	boolean isConnected() {
-		return this.client.getZookeeperClient().isConnected();
+		return !this.awayUnannounced && this.client.getZookeeperClient().isConnected();
+	}
+
+	/**
+	 * Hears an event of one of zklock's own watches (set through {@link RawWatches}), on
+	 * ZooKeeper's event thread. A watch event whose state is {@code Disconnected} comes only from a
+	 * request the client failed for the connection or the session (a watch removal under way when
+	 * the connection ended); ZooKeeper then drops the {@code Disconnected} connection event behind
+	 * it, so if the stream has not said the connection went away, the guard acts as on SUSPENDED
+	 * now.
+	 */
+	void watchEvent(WatchedEvent event) {
+		if (event.getType() == EventType.None || event.getState() != KeeperState.Disconnected) {
+			return;
+		}
+		synchronized (this.stream) {
+			if (this.awayInStream) {
+				return;
+			}
+			this.awayInStream = true;
+			this.awayUnannounced = true;
+		}
+		logger.info("The connection to ZooKeeper ended without a Disconnected event (a watch removal failed with it): "
+				+ "every hold is in doubt until the reconnect");
+		runUnannounced(ConnectionState.SUSPENDED);
+	}
+
+	/**
+	 * A connection event of the client's own stream (type {@code None}), on ZooKeeper's event
+	 * thread, before Curator's listeners hear of it on their own thread.
+	 */
+	void connectionEvent(KeeperState state) {
+		if (state == KeeperState.SyncConnected || state == KeeperState.ConnectedReadOnly) {
+			String now = currentConnection();
+			boolean wasAway;
+			boolean wasUnannounced;
+			String known;
+			synchronized (this.stream) {
+				wasAway = this.awayInStream;
+				wasUnannounced = this.awayUnannounced;
+				known = this.connection;
+				this.awayInStream = false;
+				this.awayUnannounced = false;
+				this.connection = now;
+			}
+			if (wasUnannounced) {
+				// the guard acted as on SUSPENDED; Curator, which saw no disconnect, sends no RECONNECTED
+				runUnannounced(ConnectionState.RECONNECTED);
+			}
+			else if (!wasAway && known != null && now != null && !now.equals(known)) {
+				// a new connection whose predecessor's end nobody announced (not the event of the
+				// connection this guard began on, which can still be on its way): the holds were in doubt
+				if (!this.holds.isEmpty()) {
+					logger.warn("The client reconnected to ZooKeeper after a disconnect that was not announced: "
+							+ "every hold is in doubt until its ownership is confirmed");
+				}
+				runUnannounced(ConnectionState.SUSPENDED, ConnectionState.RECONNECTED);
+			}
+		}
+		else {
+			synchronized (this.stream) {
+				this.awayInStream = true;
+			}
+		}
+	}
+
+	/**
+	 * The client's current connection, told apart by its local socket address (a new TCP
+	 * connection has a port of its own), as ZooKeeper's handle describes itself
+	 * ({@code ... local:/127.0.0.1:40312 remoteserver:...}); {@code null} if unknown.
+	 */
+	private @Nullable String currentConnection() {
+		try {
+			String description = this.client.getZookeeperClient().getZooKeeper().toString();
+			int local = description.indexOf(" local:");
+			int remote = description.indexOf(" remoteserver:", local + 1);
+			if (local < 0 || remote < 0) {
+				return null;
+			}
+			String address = description.substring(local + " local:".length(), remote);
+			return address.equals("null") ? null : address;
+		}
+		catch (Exception ex) {
+			return null;
+		}
+	}
+
+	private void runUnannounced(ConnectionState... states) {
+		try {
+			this.unannounced.execute(() -> {
+				for (ConnectionState state : states) {
+					stateChanged(state);
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			// closed
+		}
 	}
 
 	/**

@@ -3,14 +3,17 @@ package io.zklock.lock.internal;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
+import io.zklock.fixtures.BlackHoleProxy;
 import io.zklock.lock.FaultyZooKeeper;
 import io.zklock.lock.LockState;
 import io.zklock.lock.ZkServerTest;
@@ -18,6 +21,9 @@ import io.zklock.lock.ZkTestSupport;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.Watcher.Event.KeeperState;
+import org.apache.zookeeper.ZooKeeper;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -113,6 +119,110 @@ class SessionGuardTests extends ZkServerTest {
 		}
 	}
 
+	/**
+	 * ZooKeeper's event thread drops the Disconnected event of a connection that ends while a watch
+	 * removal awaits its reply (the removal's failure queues a watch event in the state
+	 * Disconnected first), and Curator then says nothing: no SUSPENDED, no RECONNECTED. The guard
+	 * sees the reconnect it was not told the disconnect of, and puts the hold in doubt.
+	 */
+	@Test
+	void shouldPutHoldsInDoubtAtAReconnectWhoseDisconnectZooKeeperDidNotAnnounce() throws Exception {
+		try (BlackHoleProxy proxy = new BlackHoleProxy("guard-e", List.of(server.getPort()))) {
+			List<ConnectionState> states = new CopyOnWriteArrayList<>();
+			CuratorFramework client = clientThrough(proxy, states);
+			Hold hold = ownedNode(client, "/owned-e");
+			try (SessionGuard guard = new SessionGuard(client, (lost) -> {
+			})) {
+				assertThat(guard.register(hold, guard.epoch())).isTrue();
+				ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
+				Watcher other = (event) -> {
+				};
+				zooKeeper.getData("/" + client.getNamespace() + "/owned-e", other, null);
+
+				endConnectionDuringRemoval(proxy, zooKeeper, "/" + client.getNamespace() + "/owned-e");
+				await("the hold in doubt").atMost(Duration.ofSeconds(20)).until(() -> hold.wasInDoubt.get());
+				await("the hold confirmed").atMost(Duration.ofSeconds(20)).until(() -> hold.state() == LockState.HELD);
+				assertThat(zooKeeper.getSessionId()).as("the same session").isEqualTo(hold.sessionId());
+				assertThat(states).as("what Curator said of the disconnect").doesNotContain(ConnectionState.SUSPENDED);
+			}
+		}
+	}
+
+	/**
+	 * A guard built just after the client connected can still hear the SyncConnected of that
+	 * connection (ZooKeeper sets the client's connected flag before its listeners hear the event):
+	 * the event of the connection it began on is no reconnect, and puts nothing in doubt.
+	 */
+	@Test
+	void shouldTakeTheConnectEventOfTheConnectionItBeganOnForNoReconnect() throws Exception {
+		CuratorFramework client = this.clients.newClient();
+		Hold hold = ownedNode(client, "/owned-g");
+		try (SessionGuard guard = new SessionGuard(client, (lost) -> {
+		})) {
+			assertThat(guard.register(hold, guard.epoch())).isTrue();
+			long epoch = guard.epoch();
+			guard.connectionEvent(KeeperState.SyncConnected);
+			await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+				.until(() -> hold.state() == LockState.HELD && guard.epoch() == epoch);
+			assertThat(hold.wasInDoubt).isFalse();
+		}
+	}
+
+	/**
+	 * The same dropped Disconnected, when the removal that failed was one of zklock's own: its
+	 * watch event (state Disconnected) reaches the guard through {@link RawWatches}, which puts
+	 * the hold in doubt at once, while the client is still away.
+	 */
+	@Test
+	void shouldPutHoldsInDoubtAtOnceWhenItsOwnWatchRemovalFailsWithTheConnection() throws Exception {
+		try (BlackHoleProxy proxy = new BlackHoleProxy("guard-f", List.of(server.getPort()))) {
+			List<ConnectionState> states = new CopyOnWriteArrayList<>();
+			CuratorFramework client = clientThrough(proxy, states);
+			Hold hold = ownedNode(client, "/owned-f");
+			try (SessionGuard guard = new SessionGuard(client, (lost) -> {
+			})) {
+				assertThat(guard.register(hold, guard.epoch())).isTrue();
+				RawWatches watches = new RawWatches(client, guard::watchEvent);
+				CountDownLatch set = new CountDownLatch(1);
+				RawWatches.Registration watch = watches.getData("/owned-f", (event) -> {
+				}, (rc, data, stat) -> set.countDown());
+				assertThat(set.await(10, TimeUnit.SECONDS)).isTrue();
+
+				proxy.blackHole();
+				watch.remove();
+				proxy.reset();
+				await("the hold in doubt while the client is away").atMost(Duration.ofSeconds(10))
+					.until(() -> hold.state() == LockState.IN_DOUBT);
+				assertThat(guard.isConnected()).as("the guard's word while away").isFalse();
+				assertThat(states).as("what Curator said of the disconnect").doesNotContain(ConnectionState.SUSPENDED);
+
+				proxy.heal();
+				await("the hold confirmed").atMost(Duration.ofSeconds(20)).until(() -> hold.state() == LockState.HELD);
+				assertThat(guard.isConnected()).isTrue();
+			}
+		}
+	}
+
+	/**
+	 * Ends the connection while a removal of every watch of {@code path} waits for its reply: the
+	 * proxy swallows the request, closes the connection, then forwards again (a connection the
+	 * client opened meanwhile lost its bytes, and the proxy closes it too).
+	 */
+	private static void endConnectionDuringRemoval(BlackHoleProxy proxy, ZooKeeper zooKeeper, String path) {
+		proxy.blackHole();
+		zooKeeper.removeAllWatches(path, Watcher.WatcherType.Any, true, (rc, p, ctx) -> {
+		}, null);
+		proxy.reset();
+		proxy.heal();
+	}
+
+	/** A client connected through {@code proxy}; {@code states} records what Curator says of the connection. */
+	private CuratorFramework clientThrough(BlackHoleProxy proxy, List<ConnectionState> states) {
+		CuratorFramework client = this.clients.newClient((builder) -> builder.connectString(proxy.connectString()));
+		client.getConnectionStateListenable().addListener((c, state) -> states.add(state));
+		return client;
+	}
+
 	private static Hold ownedNode(CuratorFramework client, String path) throws Exception {
 		client.create().withMode(CreateMode.EPHEMERAL).forPath(path);
 		return new Hold(client.getZookeeperClient().getZooKeeper().getSessionId(), path);
@@ -126,6 +236,8 @@ class SessionGuardTests extends ZkServerTest {
 		private final String nodePath;
 
 		private LockState state = LockState.HELD;
+
+		final AtomicBoolean wasInDoubt = new AtomicBoolean();
 
 		final AtomicReference<String> confirmedOn = new AtomicReference<>();
 
@@ -156,6 +268,9 @@ class SessionGuardTests extends ZkServerTest {
 			}
 			LockState left = this.state;
 			this.state = next;
+			if (next == LockState.IN_DOUBT) {
+				this.wasInDoubt.set(true);
+			}
 			return left;
 		}
 
