@@ -36,7 +36,8 @@ import static org.awaitility.Awaitility.await;
  * Tests for {@link SessionGuard}: a confirmation counts only if no connection event arrived
  * since it began (a SUSPENDED racing the confirmation never turns a hold HELD while
  * disconnected), confirmations run on the guard's own thread, never on Curator's shared
- * threads, and a registration never stalls Curator's connection-state thread.
+ * threads, a registration never stalls Curator's connection-state thread, and a disconnect
+ * ZooKeeper's client does not announce still puts holds in doubt.
  */
 @Timeout(60)
 @Tag("slow")
