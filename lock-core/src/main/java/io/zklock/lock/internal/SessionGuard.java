@@ -2,9 +2,12 @@ package io.zklock.lock.internal;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -14,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import io.zklock.lock.LockState;
+import org.apache.curator.CuratorZookeeperClient;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEventType;
 import org.apache.curator.framework.api.CuratorListener;
@@ -56,6 +60,14 @@ import org.slf4j.LoggerFactory;
 final class SessionGuard implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(SessionGuard.class);
+
+	/**
+	 * The guards that follow each client's connection, one per engine, so that an unannounced
+	 * disconnect one of them hears reaches them all ({@link #watchEvent}). Weak both ways (a
+	 * guard never closed goes with its engine, a client with its guards); guarded by its own
+	 * monitor.
+	 */
+	private static final Map<CuratorZookeeperClient, Set<SessionGuard>> byConnection = new WeakHashMap<>();
 
 	private final CuratorFramework client;
 
@@ -135,6 +147,10 @@ final class SessionGuard implements AutoCloseable {
 		}
 		client.getConnectionStateListenable().addListener(this.stateListener);
 		client.getCuratorListenable().addListener(this.eventListener);
+		synchronized (byConnection) {
+			byConnection.computeIfAbsent(client.getZookeeperClient(), (connection) -> Collections.newSetFromMap(new WeakHashMap<>()))
+				.add(this);
+		}
 	}
 
 	/** One daemon thread that runs tasks in turn, and ends after 10 s without one. */
@@ -153,6 +169,12 @@ final class SessionGuard implements AutoCloseable {
 	public void close() {
 		this.client.getConnectionStateListenable().removeListener(this.stateListener);
 		this.client.getCuratorListenable().removeListener(this.eventListener);
+		synchronized (byConnection) {
+			Set<SessionGuard> guards = byConnection.get(this.client.getZookeeperClient());
+			if (guards != null) {
+				guards.remove(this);
+			}
+		}
 		this.confirmations.shutdownNow();
 		this.unannounced.shutdownNow();
 	}
@@ -182,13 +204,25 @@ final class SessionGuard implements AutoCloseable {
 	 * ZooKeeper's event thread. A watch event whose state is {@code Disconnected} comes only from a
 	 * request the client failed for the connection or the session (a watch removal under way when
 	 * the connection ended); ZooKeeper then drops the {@code Disconnected} connection event behind
-	 * it, so if the stream has not said the connection went away, the guard acts as on SUSPENDED
-	 * now.
+	 * it, so every guard that follows the same client (whose ZooKeeper handle the watch was on)
+	 * and whose stream has not said the connection went away acts as on SUSPENDED now.
 	 */
 	void watchEvent(WatchedEvent event) {
 		if (event.getType() == EventType.None || event.getState() != KeeperState.Disconnected) {
 			return;
 		}
+		List<SessionGuard> guards;
+		synchronized (byConnection) {
+			Set<SessionGuard> following = byConnection.get(this.client.getZookeeperClient());
+			guards = (following != null) ? List.copyOf(following) : List.of(this);
+		}
+		for (SessionGuard guard : guards) {
+			guard.awayUnannounced();
+		}
+	}
+
+	/** Acts as on SUSPENDED for a disconnect the stream did not announce, unless it did. */
+	private void awayUnannounced() {
 		synchronized (this.stream) {
 			if (this.awayInStream) {
 				return;

@@ -204,6 +204,68 @@ class SessionGuardTests extends ZkServerTest {
 		}
 	}
 
+	@Test
+	void shouldPutTheHoldsOfEveryEngineOnTheClientInDoubtWhenOneEnginesWatchRemovalFails() throws Exception {
+		try (BlackHoleProxy proxy = new BlackHoleProxy("guard-g", List.of(server.getPort()))) {
+			List<ConnectionState> states = new CopyOnWriteArrayList<>();
+			CuratorFramework client = clientThrough(proxy, states);
+			Hold hold = ownedNode(client, "/owned-g");
+			try (SessionGuard watching = new SessionGuard(client, (lost) -> {
+			}); SessionGuard holding = new SessionGuard(client, (lost) -> {
+			})) {
+				// the hold is another engine's: only the first guard hears the failed removal
+				assertThat(holding.register(hold, holding.epoch())).isTrue();
+				RawWatches watches = new RawWatches(client, watching::watchEvent);
+				CountDownLatch set = new CountDownLatch(1);
+				RawWatches.Registration watch = watches.getData("/owned-g", (event) -> {
+				}, (rc, data, stat) -> set.countDown());
+				assertThat(set.await(10, TimeUnit.SECONDS)).isTrue();
+
+				proxy.blackHole();
+				watch.remove();
+				proxy.reset();
+				await("the other engine's hold in doubt while the client is away").atMost(Duration.ofSeconds(10))
+					.until(() -> hold.state() == LockState.IN_DOUBT);
+				assertThat(holding.isConnected()).as("the other engine's guard while away").isFalse();
+				assertThat(watching.isConnected()).as("the guard whose watch it was").isFalse();
+				assertThat(states).as("what Curator said of the disconnect").doesNotContain(ConnectionState.SUSPENDED);
+
+				proxy.heal();
+				await("the hold confirmed").atMost(Duration.ofSeconds(20)).until(() -> hold.state() == LockState.HELD);
+				assertThat(holding.isConnected()).isTrue();
+				assertThat(watching.isConnected()).isTrue();
+			}
+		}
+	}
+
+	@Test
+	void shouldNotTellAGuardOfAnotherClientOfAFailedRemoval() throws Exception {
+		try (BlackHoleProxy proxy = new BlackHoleProxy("guard-h", List.of(server.getPort()))) {
+			CuratorFramework client = clientThrough(proxy, new CopyOnWriteArrayList<>());
+			CuratorFramework other = this.clients.newClient();
+			Hold hold = ownedNode(other, "/owned-h");
+			ownedNode(client, "/owned-h-watched");
+			try (SessionGuard watching = new SessionGuard(client, (lost) -> {
+			}); SessionGuard elsewhere = new SessionGuard(other, (lost) -> {
+			})) {
+				assertThat(elsewhere.register(hold, elsewhere.epoch())).isTrue();
+				RawWatches watches = new RawWatches(client, watching::watchEvent);
+				CountDownLatch set = new CountDownLatch(1);
+				RawWatches.Registration watch = watches.getData("/owned-h-watched", (event) -> {
+				}, (rc, data, stat) -> set.countDown());
+				assertThat(set.await(10, TimeUnit.SECONDS)).isTrue();
+
+				proxy.blackHole();
+				watch.remove();
+				proxy.reset();
+				await("the failed removal heard").atMost(Duration.ofSeconds(10)).until(() -> !watching.isConnected());
+				assertThat(elsewhere.isConnected()).as("a client with a connection of its own").isTrue();
+				assertThat(hold.state()).isEqualTo(LockState.HELD);
+				proxy.heal();
+			}
+		}
+	}
+
 	/**
 	 * Ends the connection while a removal of every watch of {@code path} waits for its reply: the
 	 * proxy swallows the request, closes the connection, then forwards again (a connection the
