@@ -12,6 +12,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.zklock.benchmarks.client.BaselineZklockClient;
 import io.zklock.benchmarks.client.Library;
+import io.zklock.benchmarks.client.ListingFirstClient;
 import io.zklock.benchmarks.client.LockClient;
 import io.zklock.benchmarks.client.ProtocolFloorClient;
 import io.zklock.benchmarks.client.ProtocolLadder;
@@ -43,7 +44,8 @@ import io.zklock.lock.LockMode;
  *
  * Arguments: the library ({@code zklock}, {@code zklock-nosites} (without recording where each
  * lock was acquired), {@code curator}, {@code floor}, a rung of
- * {@link ProtocolLadder} such as {@code rung:curator_background}, or {@code baseline} with
+ * {@link ProtocolLadder} such as {@code rung:curator_background}, {@code listing-first} (the
+ * order measured and not adopted, {@link ListingFirstClient}), or {@code baseline} with
  * {@code -Dbench.baseline=<zklock-core jar>}), the measured seconds, optionally a server's
  * connect string.
  */
@@ -61,7 +63,7 @@ public final class CycleLoop {
 	 */
 	public static void main(String[] args) throws Exception {
 		if (args.length < 2) {
-			System.err.println("usage: CycleLoop zklock|zklock-nosites|curator|floor|rung:<rung>|baseline SECONDS [CONNECT_STRING]");
+			System.err.println("usage: CycleLoop zklock|zklock-nosites|curator|floor|rung:<rung>|listing-first|baseline SECONDS [CONNECT_STRING]");
 			System.exit(2);
 		}
 		String library = args[0];
@@ -170,6 +172,7 @@ public final class CycleLoop {
 			};
 		}
 		LockClient locks = library.equals("baseline") ? BaselineZklockClient.open(session, root)
+				: library.equals("listing-first") ? ListingFirstClient.open(session, root)
 				: library.startsWith("rung:") ? ProtocolLadder.open(
 						ProtocolLadder.Rung.valueOf(library.substring("rung:".length()).toUpperCase(Locale.ROOT)), session,
 						root)
