@@ -183,11 +183,7 @@ class SessionGuardTests extends ZkServerTest {
 			try (SessionGuard guard = new SessionGuard(client, (lost) -> {
 			})) {
 				assertThat(guard.register(hold, guard.epoch())).isTrue();
-				RawWatches watches = new RawWatches(client, guard::watchEvent);
-				CountDownLatch set = new CountDownLatch(1);
-				RawWatches.Registration watch = watches.getData("/owned-f", (event) -> {
-				}, (rc, data, stat) -> set.countDown());
-				assertThat(set.await(10, TimeUnit.SECONDS)).isTrue();
+				RawWatches.Registration watch = dataWatch(client, guard, "/owned-f");
 
 				proxy.blackHole();
 				watch.remove();
@@ -215,11 +211,7 @@ class SessionGuardTests extends ZkServerTest {
 			})) {
 				// the hold is another engine's: only the first guard hears the failed removal
 				assertThat(holding.register(hold, holding.epoch())).isTrue();
-				RawWatches watches = new RawWatches(client, watching::watchEvent);
-				CountDownLatch set = new CountDownLatch(1);
-				RawWatches.Registration watch = watches.getData("/owned-g", (event) -> {
-				}, (rc, data, stat) -> set.countDown());
-				assertThat(set.await(10, TimeUnit.SECONDS)).isTrue();
+				RawWatches.Registration watch = dataWatch(client, watching, "/owned-g");
 
 				proxy.blackHole();
 				watch.remove();
@@ -249,11 +241,7 @@ class SessionGuardTests extends ZkServerTest {
 			}); SessionGuard elsewhere = new SessionGuard(other, (lost) -> {
 			})) {
 				assertThat(elsewhere.register(hold, elsewhere.epoch())).isTrue();
-				RawWatches watches = new RawWatches(client, watching::watchEvent);
-				CountDownLatch set = new CountDownLatch(1);
-				RawWatches.Registration watch = watches.getData("/owned-h-watched", (event) -> {
-				}, (rc, data, stat) -> set.countDown());
-				assertThat(set.await(10, TimeUnit.SECONDS)).isTrue();
+				RawWatches.Registration watch = dataWatch(client, watching, "/owned-h-watched");
 
 				proxy.blackHole();
 				watch.remove();
@@ -277,6 +265,19 @@ class SessionGuardTests extends ZkServerTest {
 		}, null);
 		proxy.reset();
 		proxy.heal();
+	}
+
+	/**
+	 * Sets a data watch of zklock's own on {@code path} through {@code client}, its events heard by
+	 * {@code guard} as an engine's are, and waits until it is set.
+	 */
+	private static RawWatches.Registration dataWatch(CuratorFramework client, SessionGuard guard, String path)
+			throws InterruptedException {
+		CountDownLatch set = new CountDownLatch(1);
+		RawWatches.Registration watch = new RawWatches(client, guard::watchEvent).getData(path, (event) -> {
+		}, (rc, data, stat) -> set.countDown());
+		assertThat(set.await(10, TimeUnit.SECONDS)).as("the watch on " + path + " set").isTrue();
+		return watch;
 	}
 
 	/** A client connected through {@code proxy}; {@code states} records what Curator says of the connection. */
