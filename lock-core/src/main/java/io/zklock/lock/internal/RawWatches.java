@@ -35,8 +35,9 @@ final class RawWatches {
 	/**
 	 * @param client the client whose ZooKeeper handle the watches are set on
 	 * @param connectionEvidence hears every event of these watches, on ZooKeeper's event thread,
-	 * before its target: one whose state is {@code Disconnected} says the connection ended, when
-	 * ZooKeeper may drop its own {@code Disconnected} event ({@link SessionGuard#watchEvent})
+	 * before its target (one whose state is {@code Disconnected} only while the handle the watch
+	 * was set on still has its session): such an event says the connection ended, when ZooKeeper
+	 * may drop its own {@code Disconnected} event ({@link SessionGuard#watchEvent})
 	 */
 	RawWatches(CuratorFramework client, Consumer<WatchedEvent> connectionEvidence) {
 		this.client = client;
@@ -84,12 +85,27 @@ final class RawWatches {
 		String full = fix(path);
 		HandleWatches watches = HandleWatches.of(zooKeeper);
 		Registration registration = new Registration(zooKeeper, watches, full, (event) -> {
-			this.connectionEvidence.accept(event);
+			if (event.getState() != Watcher.Event.KeeperState.Disconnected || isAlive(zooKeeper)) {
+				this.connectionEvidence.accept(event);
+			}
 			target.process(new WatchedEvent(event.getType(), event.getState(),
 					(event.getPath() != null) ? unfix(event.getPath()) : null, event.getZxid()));
 		});
 		watches.set(full, () -> request.send(zooKeeper, full, registration));
 		return registration;
+	}
+
+	/**
+	 * Whether {@code zooKeeper} still has its session: not closed, and its session not ended. A
+	 * handle whose session ended fails the requests it had queued after it queued {@code Expired},
+	 * on its own event thread, when Curator may have connected a new handle already: its
+	 * {@code Disconnected} watch events say nothing about the connection of now
+	 * (docs/lock-protocol.md, "A disconnect the ZooKeeper client does not announce"). Reads the
+	 * handle's state only: asking Curator for its current handle could take an exception meant for
+	 * another caller.
+	 */
+	private static boolean isAlive(ZooKeeper zooKeeper) {
+		return zooKeeper.getState().isAlive();
 	}
 
 	private @Nullable ZooKeeper handle(IntConsumer reply) {

@@ -21,7 +21,9 @@ import io.zklock.lock.ZkTestSupport;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.Watcher.Event.EventType;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.ZooKeeper;
 import org.jspecify.annotations.Nullable;
@@ -251,6 +253,30 @@ class SessionGuardTests extends ZkServerTest {
 				assertThat(hold.state()).isEqualTo(LockState.HELD);
 				proxy.heal();
 			}
+		}
+	}
+
+	@Test
+	void shouldIgnoreAFailedRemovalOfAHandleWhoseSessionEnded() throws Exception {
+		CuratorFramework client = this.clients.newClient();
+		client.create().withMode(CreateMode.EPHEMERAL).forPath("/owned-i-watched");
+		try (SessionGuard guard = new SessionGuard(client, (lost) -> {
+		})) {
+			RawWatches.Registration stale = dataWatch(client, guard, "/owned-i-watched");
+			ZooKeeper old = client.getZookeeperClient().getZooKeeper();
+			ZkTestSupport.expireSession(server, client);
+			await("a new session on a new handle").atMost(Duration.ofSeconds(20))
+				.until(() -> client.getZookeeperClient().isConnected() && guard.isConnected()
+						&& client.getZookeeperClient().getZooKeeper() != old);
+			Hold hold = ownedNode(client, "/owned-i");
+			assertThat(guard.register(hold, guard.epoch())).isTrue();
+			await("the new hold held").atMost(Duration.ofSeconds(20)).until(() -> hold.state() == LockState.HELD);
+
+			// what the old handle's event thread can deliver after the new handle connected: its
+			// removal, still queued when the session ended, failed with it
+			stale.process(new WatchedEvent(EventType.DataWatchRemoved, KeeperState.Disconnected, "/owned-i-watched"));
+			assertThat(guard.isConnected()).as("the guard, after an event of the ended session's handle").isTrue();
+			assertThat(hold.state()).isEqualTo(LockState.HELD);
 		}
 	}
 
